@@ -1,0 +1,1 @@
+//! Torii: a local MCP server that runs infrastructure CLIs under a human-owned policy.
