@@ -1,0 +1,2 @@
+//! Placeholder replaced by the registry load benchmark.
+fn main() {}

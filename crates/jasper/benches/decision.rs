@@ -1,0 +1,2 @@
+//! Placeholder replaced by the Jasper decision benchmark.
+fn main() {}
