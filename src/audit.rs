@@ -1,0 +1,281 @@
+//! The audit log, `<root>/torii.log`: one line per event,
+//! `epoch | scope | event | short-rule | detail`.
+//!
+//! What may appear is decided here, not by callers: the reference is at most the first two
+//! arguments of a call, every field has line breaks and `|` replaced, and there is no way to
+//! pass environment, credentials, stdout or stderr. Writing is best-effort: a failed write is
+//! reported on stderr and never stops a call.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Every event Torii records. A closed set, so a typo cannot invent a new event name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    Invoke,
+    AllowedByRules,
+    AllowedByGrant,
+    DeniedExplicit,
+    DeniedInterface,
+    OverrideOnce,
+    OverrideTimed,
+    InvalidAccept,
+    SessionOk,
+    SessionUnchecked,
+    SessionInvalid,
+    SessionRefreshed,
+    SessionCandidateInvalid,
+    PreflightProvider,
+    PreflightOk,
+    PreflightFailed,
+    IdentityOk,
+    IdentityMismatch,
+    IdentityCheckFailed,
+    TargetAccessRequested,
+    TargetAccessDenied,
+    TargetAccessReplaced,
+    TargetAccessAdded,
+    TargetAccessStale,
+    TargetAccessLost,
+    TargetAccessRevoked,
+    TargetAccessCleared,
+    ReauthForced,
+    Ran,
+}
+
+impl Event {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Event::Invoke => "invoke",
+            Event::AllowedByRules => "allowed-by-rules",
+            Event::AllowedByGrant => "allowed-by-grant",
+            Event::DeniedExplicit => "denied-explicit",
+            Event::DeniedInterface => "denied-interface",
+            Event::OverrideOnce => "override-once",
+            Event::OverrideTimed => "override-timed",
+            Event::InvalidAccept => "invalid-accept",
+            Event::SessionOk => "session-ok",
+            Event::SessionUnchecked => "session-unchecked",
+            Event::SessionInvalid => "session-invalid",
+            Event::SessionRefreshed => "session-refreshed",
+            Event::SessionCandidateInvalid => "session-candidate-invalid",
+            Event::PreflightProvider => "preflight-provider",
+            Event::PreflightOk => "preflight-ok",
+            Event::PreflightFailed => "preflight-failed",
+            Event::IdentityOk => "identity-ok",
+            Event::IdentityMismatch => "identity-mismatch",
+            Event::IdentityCheckFailed => "identity-check-failed",
+            Event::TargetAccessRequested => "target-access-requested",
+            Event::TargetAccessDenied => "target-access-denied",
+            Event::TargetAccessReplaced => "target-access-replaced",
+            Event::TargetAccessAdded => "target-access-added",
+            Event::TargetAccessStale => "target-access-stale",
+            Event::TargetAccessLost => "target-access-lost",
+            Event::TargetAccessRevoked => "target-access-revoked",
+            Event::TargetAccessCleared => "target-access-cleared",
+            Event::ReauthForced => "reauth-forced",
+            Event::Ran => "ran",
+        }
+    }
+}
+
+/// Longest token kept in a reference; a longer one is cut and marked with `…`.
+const MAX_TOKEN_CHARS: usize = 64;
+
+/// The short rule column: the first two arguments of a call at most, or a static label.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reference(String);
+
+impl Reference {
+    /// At most the first two arguments, each cut to a bounded length.
+    pub fn from_args<S: AsRef<str>>(args: &[S]) -> Self {
+        let tokens: Vec<String> = args.iter().take(2).map(|arg| clip(arg.as_ref())).collect();
+        Self(tokens.join(" "))
+    }
+
+    /// A fixed label chosen by Torii (an alias, a provider tool), never agent input.
+    pub fn label(text: &str) -> Self {
+        Self(clip(text))
+    }
+
+    /// No reference: written as `-`.
+    pub fn none() -> Self {
+        Self(String::new())
+    }
+}
+
+fn clip(token: &str) -> String {
+    if token.chars().count() <= MAX_TOKEN_CHARS {
+        token.to_string()
+    } else {
+        let mut kept: String = token.chars().take(MAX_TOKEN_CHARS).collect();
+        kept.push('…');
+        kept
+    }
+}
+
+/// Line breaks (and other control characters) become spaces and `|` becomes `¦`, so one
+/// event is always one line with exactly the expected columns.
+fn sanitize(field: &str) -> String {
+    field
+        .chars()
+        .map(|c| match c {
+            '|' => '¦',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .collect()
+}
+
+/// Formats one audit line (without the trailing newline).
+pub fn format_line(
+    epoch: u64,
+    scope: &str,
+    event: Event,
+    reference: &Reference,
+    detail: Option<&str>,
+) -> String {
+    let reference = match sanitize(&reference.0).trim() {
+        "" => "-".to_string(),
+        text => text.to_string(),
+    };
+    let mut line = format!(
+        "{epoch} | {} | {} | {reference}",
+        sanitize(scope),
+        event.as_str()
+    );
+    if let Some(detail) = detail {
+        line.push_str(" | ");
+        line.push_str(&sanitize(detail));
+    }
+    line
+}
+
+/// Appends events to the audit log of one config root.
+#[derive(Debug, Clone)]
+pub struct AuditLog {
+    path: PathBuf,
+}
+
+impl AuditLog {
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        Self { path: path.into() }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Records one event. Never fails: audit is local observability, not a ledger.
+    pub fn record(&self, scope: &str, event: Event, reference: &Reference, detail: Option<&str>) {
+        let epoch = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |age| age.as_secs());
+        let mut line = format_line(epoch, scope, event, reference, detail);
+        line.push('\n');
+        if let Err(error) = self.append(line.as_bytes()) {
+            // stderr, never stdout: stdout belongs to the MCP protocol.
+            eprintln!(
+                "torii: audit log {} not written: {error}",
+                self.path.display()
+            );
+        }
+    }
+
+    fn append(&self, line: &[u8]) -> std::io::Result<()> {
+        let mut options = std::fs::OpenOptions::new();
+        options.create(true).append(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(0o600);
+        }
+        // One write of the whole line: O_APPEND keeps concurrent writers' lines whole.
+        options.open(&self.path)?.write_all(line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_matches_the_book_format() {
+        let reference = Reference::from_args(&["ec2", "describe-instances", "--region", "x"]);
+        assert_eq!(
+            format_line(1784000000, "aws", Event::AllowedByRules, &reference, None),
+            "1784000000 | aws | allowed-by-rules | ec2 describe-instances"
+        );
+        assert_eq!(
+            format_line(
+                1784000003,
+                "kubectl/dev",
+                Event::Ran,
+                &Reference::from_args(&["get", "pods"]),
+                Some("exit=0")
+            ),
+            "1784000003 | kubectl/dev | ran | get pods | exit=0"
+        );
+        assert_eq!(
+            format_line(1, "aws", Event::SessionOk, &Reference::none(), None),
+            "1 | aws | session-ok | -"
+        );
+    }
+
+    #[test]
+    fn reference_keeps_at_most_two_arguments() {
+        let reference = Reference::from_args(&["sql", "-q", "select secret from vault"]);
+        let line = format_line(1, "snow", Event::Invoke, &reference, None);
+        assert!(!line.contains("secret"), "{line}");
+    }
+
+    #[test]
+    fn newlines_and_pipes_cannot_forge_columns_or_lines() {
+        let reference = Reference::from_args(&["a|b\nc", "d\r\ne"]);
+        let line = format_line(1, "p|q\n", Event::Invoke, &reference, Some("x|y\nz"));
+        assert_eq!(line.matches(" | ").count(), 4, "{line}");
+        assert!(!line.contains('\n') && !line.contains('\r'), "{line}");
+    }
+
+    #[test]
+    fn long_tokens_are_clipped() {
+        let long = "x".repeat(500);
+        let line = format_line(
+            1,
+            "p",
+            Event::Invoke,
+            &Reference::from_args(&[long.as_str()]),
+            None,
+        );
+        assert!(line.len() < 120, "{line}");
+    }
+
+    #[test]
+    fn appends_lines_and_survives_unwritable_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = AuditLog::new(dir.path().join("torii.log"));
+        log.record(
+            "aws",
+            Event::Invoke,
+            &Reference::from_args(&["s3", "ls"]),
+            None,
+        );
+        log.record(
+            "aws",
+            Event::Ran,
+            &Reference::from_args(&["s3", "ls"]),
+            Some("exit=0"),
+        );
+        let text = std::fs::read_to_string(log.path()).unwrap();
+        assert_eq!(text.lines().count(), 2);
+        assert!(
+            text.lines()
+                .nth(1)
+                .unwrap()
+                .ends_with("| ran | s3 ls | exit=0")
+        );
+        // A directory where the file should be: the write fails, the caller goes on.
+        AuditLog::new(dir.path()).record("aws", Event::Invoke, &Reference::none(), None);
+    }
+}

@@ -1,0 +1,46 @@
+//! `torii init`: create the config root, `settings.yaml` and `providers/`, nothing else.
+//! Providers are always an explicit, later choice.
+
+use crate::atomic::{self, Mode};
+use crate::paths::ConfigRoot;
+use crate::settings::Settings;
+
+use super::CliError;
+
+pub fn run(root: &ConfigRoot) -> Result<(), CliError> {
+    create_private_dir(root.dir())?;
+    create_private_dir(&root.providers_dir())?;
+    let settings = root.settings_file();
+    if settings.exists() {
+        // Keep the operator's file, but say if it would stop the server.
+        Settings::load(&settings)?;
+        crate::human::progress(&format!(
+            "{} already exists; left unchanged",
+            settings.display()
+        ));
+    } else {
+        atomic::write(
+            &settings,
+            Settings::default_file().as_bytes(),
+            Mode::Private,
+        )?;
+        crate::human::progress(&format!("created {}", settings.display()));
+    }
+    crate::human::data(&root.dir().display().to_string());
+    Ok(())
+}
+
+fn create_private_dir(path: &std::path::Path) -> Result<(), CliError> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        // The root will hold sessions and credentials.
+        builder.mode(0o700);
+    }
+    builder.create(path).map_err(|source| CliError::CreateDir {
+        path: path.to_path_buf(),
+        source,
+    })
+}

@@ -1,0 +1,59 @@
+//! The human control plane: clap definitions and the commands behind them.
+//!
+//! Nothing here is ever published as an MCP tool. Commands print data on stdout and
+//! progress or errors on stderr; the MCP server (no subcommand) owns stdout for the protocol.
+
+mod args;
+mod init;
+mod provider;
+
+pub use args::{Cli, Command, ProviderCommand};
+
+use std::path::PathBuf;
+
+use crate::paths::{ConfigRoot, RootError};
+use crate::settings::SettingsError;
+
+/// Why a control-plane command failed; `app` maps it to an exit code and a message.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    #[error(transparent)]
+    Root(#[from] RootError),
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
+    #[error(transparent)]
+    Write(#[from] crate::atomic::WriteError),
+    #[error("cannot create {}: {source}", path.display())]
+    CreateDir {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Registry(#[from] crate::registry::RegistryError),
+    /// A command that does not exist but that people type; the message is the correction.
+    #[error("{0}")]
+    Correction(&'static str),
+}
+
+impl CliError {
+    /// 2 for a command-line mistake (as clap does), 1 for everything else.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Correction(_) => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// Runs one control-plane command.
+pub fn run(command: Command, root: &ConfigRoot) -> Result<(), CliError> {
+    match command {
+        Command::Init => init::run(root),
+        Command::ConfigDir => {
+            crate::human::data(&root.dir().display().to_string());
+            Ok(())
+        }
+        Command::Provider { command } => provider::run(command, root),
+    }
+}

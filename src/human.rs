@@ -1,0 +1,53 @@
+//! The one place control-plane commands print: data on stdout, progress and errors on stderr.
+//!
+//! A closed stdout (`torii provider list | head -1`) is not an error: the command stops quietly.
+
+use std::io::Write;
+
+/// One line of command output (stdout).
+pub fn data(line: &str) {
+    let mut stdout = std::io::stdout().lock();
+    if let Err(error) = writeln!(stdout, "{line}") {
+        if error.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("torii: cannot write to stdout: {error}");
+    }
+}
+
+/// One line of progress or explanation (stderr).
+pub fn progress(line: &str) {
+    eprintln!("{line}");
+}
+
+/// Left-aligned columns separated by two spaces, without trailing spaces.
+pub fn table<const N: usize>(rows: &[[String; N]]) -> Vec<String> {
+    let mut widths = [0usize; N];
+    for row in rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    rows.iter()
+        .map(|row| {
+            let cells: Vec<String> = row
+                .iter()
+                .zip(widths)
+                .map(|(cell, width)| format!("{cell:width$}"))
+                .collect();
+            cells.join("  ").trim_end().to_string()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn table_aligns_columns() {
+        let rows = [
+            ["a".to_string(), "bb".to_string()],
+            ["ccc".to_string(), "d".to_string()],
+        ];
+        assert_eq!(super::table(&rows), vec!["a    bb", "ccc  d"]);
+    }
+}

@@ -1,0 +1,111 @@
+//! Where Torii keeps its state: the config root and the fixed layout beneath it.
+//!
+//! `TORII_CONFIG_DIR` replaces the whole root; otherwise it is `~/.config/torii`. Nothing
+//! here reads or writes files: it only names them, so every other module agrees on the layout.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+/// The environment variable that replaces the whole config root.
+pub const CONFIG_DIR_ENV: &str = "TORII_CONFIG_DIR";
+
+/// The config root could not be determined.
+#[derive(Debug, thiserror::Error)]
+pub enum RootError {
+    #[error(
+        "cannot find the config root: neither {CONFIG_DIR_ENV} nor a home directory (HOME) is set"
+    )]
+    NoHome,
+    #[error("{CONFIG_DIR_ENV}={0:?} cannot be made absolute: {1}")]
+    NotAbsolute(OsString, std::io::Error),
+}
+
+/// The effective config root from the process environment.
+pub fn config_root() -> Result<ConfigRoot, RootError> {
+    resolve_root(
+        std::env::var_os(CONFIG_DIR_ENV),
+        home_dir_from_env(std::env::var_os("HOME"), std::env::var_os("USERPROFILE")),
+    )
+}
+
+fn home_dir_from_env(home: Option<OsString>, user_profile: Option<OsString>) -> Option<PathBuf> {
+    home.filter(|value| !value.is_empty())
+        .or(user_profile.filter(|value| !value.is_empty()))
+        .map(PathBuf::from)
+}
+
+/// Pure resolution, separated from the environment so it can be tested.
+fn resolve_root(
+    override_dir: Option<OsString>,
+    home: Option<PathBuf>,
+) -> Result<ConfigRoot, RootError> {
+    let dir = match override_dir.filter(|value| !value.is_empty()) {
+        Some(value) => std::path::absolute(Path::new(&value))
+            .map_err(|error| RootError::NotAbsolute(value.clone(), error))?,
+        None => home.ok_or(RootError::NoHome)?.join(".config").join("torii"),
+    };
+    Ok(ConfigRoot { dir })
+}
+
+/// The config root and the names of the files directly under it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigRoot {
+    dir: PathBuf,
+}
+
+impl ConfigRoot {
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        Self { dir: dir.into() }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn settings_file(&self) -> PathBuf {
+        self.dir.join("settings.yaml")
+    }
+
+    pub fn audit_log(&self) -> PathBuf {
+        self.dir.join("torii.log")
+    }
+
+    pub fn providers_dir(&self) -> PathBuf {
+        self.dir.join("providers")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn override_wins_over_home() {
+        let root = resolve_root(Some("/tmp/x".into()), Some("/home/u".into())).unwrap();
+        assert_eq!(root.dir(), Path::new("/tmp/x"));
+    }
+
+    #[test]
+    fn empty_override_falls_back_to_home() {
+        let root = resolve_root(Some("".into()), Some("/home/u".into())).unwrap();
+        assert_eq!(root.dir(), Path::new("/home/u/.config/torii"));
+    }
+
+    #[test]
+    fn relative_override_is_made_absolute() {
+        let root = resolve_root(Some("rel/dir".into()), None).unwrap();
+        assert!(root.dir().is_absolute());
+        assert!(root.dir().ends_with("rel/dir"));
+    }
+
+    #[test]
+    fn no_home_and_no_override_is_an_error() {
+        assert!(matches!(resolve_root(None, None), Err(RootError::NoHome)));
+    }
+
+    #[test]
+    fn home_falls_back_to_user_profile() {
+        let home = home_dir_from_env(Some("".into()), Some("C:/Users/u".into()));
+        assert_eq!(home, Some(PathBuf::from("C:/Users/u")));
+    }
+}

@@ -1,0 +1,220 @@
+//! `settings.yaml`: the few global knobs of a Torii installation, validated on load.
+//!
+//! A missing file means the defaults; a present file must be valid, and every problem names
+//! the file and the field (and the line, for YAML errors).
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// Largest accepted `max_output_bytes`: the captured output is held in memory and sent back
+/// over MCP, so an unbounded value would let one call exhaust the server.
+pub const MAX_OUTPUT_BYTES_LIMIT: u64 = 64 * 1024 * 1024;
+/// Leases (and, by the same bound, grant durations) last 1 to 1,440 minutes.
+pub const MINUTES_RANGE: std::ops::RangeInclusive<u64> = 1..=1440;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    /// Combined stdout + stderr bytes returned to the agent.
+    pub max_output_bytes: usize,
+    /// Initial duration offered for a temporary grant.
+    pub default_grant_minutes: u64,
+    /// Initial duration of a target lease.
+    pub default_target_minutes: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            max_output_bytes: 262_144,
+            default_grant_minutes: 2,
+            default_target_minutes: 15,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}{}: {}", path.display(), position(source), source.message)]
+    Yaml {
+        path: PathBuf,
+        source: jasper::yaml::YamlError,
+    },
+    #[error("{}: field `{field}`: {message}", path.display())]
+    Field {
+        path: PathBuf,
+        field: &'static str,
+        message: String,
+    },
+}
+
+fn position(error: &jasper::yaml::YamlError) -> String {
+    match (error.line, error.column) {
+        (Some(line), Some(column)) => format!(":{line}:{column}"),
+        (Some(line), None) => format!(":{line}"),
+        _ => String::new(),
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSettings {
+    max_output_bytes: Option<u64>,
+    default_grant_minutes: Option<u64>,
+    default_target_minutes: Option<u64>,
+}
+
+impl Settings {
+    /// Loads `path`; a missing file gives the defaults.
+    pub fn load(path: &Path) -> Result<Self, SettingsError> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Self::parse(path, &text),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
+            Err(source) => Err(SettingsError::Read {
+                path: path.to_path_buf(),
+                source,
+            }),
+        }
+    }
+
+    /// Parses the text of `path` (used for messages only).
+    pub fn parse(path: &Path, text: &str) -> Result<Self, SettingsError> {
+        // An empty or comment-only file is a valid "all defaults".
+        let raw: RawSettings = if text.lines().all(|line| {
+            let line = line.trim();
+            line.is_empty() || line.starts_with('#')
+        }) {
+            RawSettings::default()
+        } else {
+            jasper::yaml::from_str(text).map_err(|source| SettingsError::Yaml {
+                path: path.to_path_buf(),
+                source,
+            })?
+        };
+        let defaults = Self::default();
+        let field = |field, message: String| SettingsError::Field {
+            path: path.to_path_buf(),
+            field,
+            message,
+        };
+        let max_output_bytes = raw
+            .max_output_bytes
+            .unwrap_or(defaults.max_output_bytes as u64);
+        if max_output_bytes == 0 || max_output_bytes > MAX_OUTPUT_BYTES_LIMIT {
+            return Err(field(
+                "max_output_bytes",
+                format!("must be between 1 and {MAX_OUTPUT_BYTES_LIMIT}, got {max_output_bytes}"),
+            ));
+        }
+        let minutes = |name, value: Option<u64>, default| {
+            let value = value.unwrap_or(default);
+            if MINUTES_RANGE.contains(&value) {
+                Ok(value)
+            } else {
+                Err(field(
+                    name,
+                    format!("must be between 1 and 1440 minutes, got {value}"),
+                ))
+            }
+        };
+        Ok(Self {
+            max_output_bytes: usize::try_from(max_output_bytes)
+                .map_err(|_| field("max_output_bytes", "too large for this platform".into()))?,
+            default_grant_minutes: minutes(
+                "default_grant_minutes",
+                raw.default_grant_minutes,
+                defaults.default_grant_minutes,
+            )?,
+            default_target_minutes: minutes(
+                "default_target_minutes",
+                raw.default_target_minutes,
+                defaults.default_target_minutes,
+            )?,
+        })
+    }
+
+    /// The file `torii init` writes: the defaults, spelled out and explained.
+    pub fn default_file() -> String {
+        let defaults = Self::default();
+        format!(
+            "# Torii settings. See the \"Configuration\" chapter of the docs.\n\
+             # Combined stdout + stderr bytes returned to the agent per call.\n\
+             max_output_bytes: {}\n\
+             # Initial duration, in minutes, offered for a temporary grant.\n\
+             default_grant_minutes: {}\n\
+             # Initial duration, in minutes (1-1440), of a target lease.\n\
+             default_target_minutes: {}\n",
+            defaults.max_output_bytes,
+            defaults.default_grant_minutes,
+            defaults.default_target_minutes
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Settings, SettingsError> {
+        Settings::parse(Path::new("/r/settings.yaml"), text)
+    }
+
+    #[test]
+    fn default_file_round_trips_to_defaults() {
+        assert_eq!(
+            parse(&Settings::default_file()).unwrap(),
+            Settings::default()
+        );
+    }
+
+    #[test]
+    fn missing_fields_take_defaults() {
+        let settings = parse("max_output_bytes: 1024\n").unwrap();
+        assert_eq!(settings.max_output_bytes, 1024);
+        assert_eq!(settings.default_target_minutes, 15);
+        assert_eq!(parse("# nothing\n").unwrap(), Settings::default());
+        assert_eq!(parse("").unwrap(), Settings::default());
+    }
+
+    #[test]
+    fn invalid_values_name_file_and_field() {
+        let cases = [
+            ("max_output_bytes: 0\n", "max_output_bytes"),
+            ("max_output_bytes: 999999999999\n", "max_output_bytes"),
+            ("default_grant_minutes: 0\n", "default_grant_minutes"),
+            ("default_target_minutes: 1441\n", "default_target_minutes"),
+        ];
+        for (text, field) in cases {
+            let message = parse(text).unwrap_err().to_string();
+            assert!(message.contains("/r/settings.yaml"), "{message}");
+            assert!(message.contains(field), "{message}");
+        }
+    }
+
+    #[test]
+    fn yaml_errors_name_file_and_line() {
+        for text in [
+            "max_output_bytes: lots\n",
+            "default_grant_minutes: 2\nmax_output_bytes: [\n",
+            "default_grant_minutes: 2\nunknown_knob: 1\n",
+            "default_grant_minutes: -3\n",
+        ] {
+            let message = parse(text).unwrap_err().to_string();
+            assert!(message.starts_with("/r/settings.yaml:"), "{message}");
+            assert!(
+                message
+                    .chars()
+                    .nth("/r/settings.yaml:".len())
+                    .unwrap()
+                    .is_ascii_digit(),
+                "{message}"
+            );
+        }
+    }
+}
