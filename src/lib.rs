@@ -1,1 +1,3 @@
 //! Torii: a local MCP server that runs infrastructure CLIs under a human-owned policy.
+
+pub mod runner;
