@@ -7,11 +7,12 @@
 //! waiting forever.
 
 use std::fmt;
+use std::io;
 use std::path::PathBuf;
 use std::process::Stdio;
 
 use serde::Serialize;
-use tokio::process::Command;
+use tokio::process::{Child, Command};
 
 use super::RunError;
 use super::capture::capture;
@@ -66,57 +67,60 @@ pub struct Execution {
 /// Starts `launch.program` with `launch.args`, captures its output within the budget and waits
 /// for it to exit. A non-zero exit code is a normal result, not an error.
 pub async fn run(launch: Launch) -> Result<Execution, RunError> {
-    let Launch {
-        program,
-        args,
-        env_overlay,
-        env_remove,
-        max_output_bytes,
-    } = launch;
-    if !program.is_absolute() {
-        return Err(RunError::RelativeProgram { program });
+    let mut command = build_command(&launch)?;
+    let child = command.spawn().map_err(|source| RunError::Spawn {
+        program: launch.program.clone(),
+        source,
+    })?;
+    collect(child, launch.max_output_bytes)
+        .await
+        .map_err(|source| RunError::Collect {
+            program: launch.program,
+            source,
+        })
+}
+
+fn build_command(launch: &Launch) -> Result<Command, RunError> {
+    if !launch.program.is_absolute() {
+        return Err(RunError::RelativeProgram {
+            program: launch.program.clone(),
+        });
     }
-    let names = env_remove
-        .iter()
-        .chain(env_overlay.iter().map(|(name, _)| name));
-    if let Some(name) = names.into_iter().find(|name| !is_env_name(name)) {
+    let overlay_names = launch.env_overlay.iter().map(|(name, _)| name);
+    let mut names = launch.env_remove.iter().chain(overlay_names);
+    if let Some(name) = names.find(|name| !is_env_name(name)) {
         return Err(RunError::InvalidEnvName { name: name.clone() });
     }
 
-    let mut command = Command::new(&program);
+    let mut command = Command::new(&launch.program);
     command
-        .args(&args)
+        .args(&launch.args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    for name in &env_remove {
+    for name in &launch.env_remove {
         command.env_remove(name);
     }
-    command.envs(env_overlay);
+    for (name, value) in &launch.env_overlay {
+        command.env(name, value);
+    }
+    Ok(command)
+}
 
-    let mut child = match command.spawn() {
-        Ok(child) => child,
-        Err(source) => return Err(RunError::Spawn { program, source }),
-    };
+/// Captures the child's output, then waits for its exit status.
+async fn collect(mut child: Child, max_output_bytes: usize) -> io::Result<Execution> {
     let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
-        return Err(RunError::Collect {
-            program,
-            source: std::io::Error::other("output pipes missing"),
-        });
+        return Err(io::Error::other("the output pipes were not created"));
     };
     let captured = match capture(stdout, stderr, max_output_bytes).await {
         Ok(captured) => captured,
-        Err(source) => {
+        Err(error) => {
             // Output that cannot be read cannot be returned: do not leave the child running.
             let _ = child.kill().await;
-            return Err(RunError::Collect { program, source });
+            return Err(error);
         }
     };
-    let status = match child.wait().await {
-        Ok(status) => status,
-        Err(source) => return Err(RunError::Collect { program, source }),
-    };
-
+    let status = child.wait().await?;
     let truncated = captured.truncated();
     Ok(Execution {
         exit_code: status.code().unwrap_or(SIGNALLED_EXIT_CODE),
