@@ -10,4 +10,5 @@ pub mod cli;
 pub mod human;
 pub mod paths;
 pub mod registry;
+pub mod runner;
 pub mod settings;

@@ -1,0 +1,202 @@
+//! Bounded capture of a child's stdout and stderr.
+//!
+//! Both pipes are read concurrently, so a child that fills one of them never blocks while Torii
+//! waits on the other. The two streams share one budget of kept bytes. Past it, reading goes on
+//! into the same fixed buffers and the bytes are discarded: the child always runs to completion,
+//! and memory stays bounded whatever the child writes. Each stream's buffer grows to at most the
+//! budget, so capture holds at most twice the budget plus the two read buffers.
+
+use tokio::io::{AsyncRead, AsyncReadExt};
+
+/// Size of each read buffer. Linux pipes hold 64 KiB by default.
+const CHUNK: usize = 64 * 1024;
+
+/// What was kept from both streams, before any text conversion.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Captured {
+    pub stdout: Kept,
+    pub stderr: Kept,
+}
+
+impl Captured {
+    /// Whether any byte the child wrote was discarded.
+    pub fn truncated(&self) -> bool {
+        self.stdout.discarded || self.stderr.discarded
+    }
+}
+
+/// The kept prefix of one stream, and whether anything after it was dropped.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Kept {
+    pub bytes: Vec<u8>,
+    pub discarded: bool,
+    closed: bool,
+}
+
+impl Kept {
+    /// Keeps as much of `chunk` as `budget` allows; an empty chunk means end of stream.
+    fn accept(&mut self, chunk: &[u8], budget: &mut usize) {
+        if chunk.is_empty() {
+            self.closed = true;
+            return;
+        }
+        let keep = chunk.len().min(*budget);
+        if keep > 0 {
+            reserve_within(&mut self.bytes, keep, *budget);
+            self.bytes.extend_from_slice(&chunk[..keep]);
+            *budget -= keep;
+        }
+        if keep < chunk.len() {
+            self.discarded = true;
+        }
+    }
+
+    /// The kept bytes as text. If the budget cut this stream, an incomplete UTF-8 sequence at the
+    /// end is dropped whole; any other invalid sequence becomes U+FFFD.
+    pub fn into_text(mut self) -> String {
+        if self.discarded {
+            let complete = without_incomplete_tail(&self.bytes);
+            self.bytes.truncate(complete);
+        }
+        match String::from_utf8(self.bytes) {
+            Ok(text) => text,
+            Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
+        }
+    }
+}
+
+/// Reads `stdout` and `stderr` to their ends, keeping at most `max_bytes` in total.
+pub(crate) async fn capture<O, E>(
+    mut stdout: O,
+    mut stderr: E,
+    max_bytes: usize,
+) -> std::io::Result<Captured>
+where
+    O: AsyncRead + Unpin,
+    E: AsyncRead + Unpin,
+{
+    let mut out_buf = vec![0_u8; CHUNK];
+    let mut err_buf = vec![0_u8; CHUNK];
+    let mut budget = max_bytes;
+    let mut captured = Captured::default();
+    loop {
+        // `read` is cancellation safe: the branch that loses the race has read nothing.
+        tokio::select! {
+            read = stdout.read(&mut out_buf), if !captured.stdout.closed => {
+                captured.stdout.accept(&out_buf[..read?], &mut budget);
+            }
+            read = stderr.read(&mut err_buf), if !captured.stderr.closed => {
+                captured.stderr.accept(&err_buf[..read?], &mut budget);
+            }
+            else => break,
+        }
+    }
+    Ok(captured)
+}
+
+/// Makes room for `additional` bytes, growing geometrically but never past what the remaining
+/// `budget` could still fill, so one stream's allocation never exceeds the whole budget.
+fn reserve_within(bytes: &mut Vec<u8>, additional: usize, budget: usize) {
+    let needed = bytes.len() + additional;
+    if needed <= bytes.capacity() {
+        return;
+    }
+    let target = (bytes.capacity() * 2).max(needed).min(bytes.len() + budget);
+    bytes.reserve_exact(target - bytes.len());
+}
+
+/// The length of `bytes` without a trailing, incomplete UTF-8 sequence (a lead byte followed by
+/// fewer continuation bytes than it announces). Invalid sequences are left for lossy conversion.
+fn without_incomplete_tail(bytes: &[u8]) -> usize {
+    let is_continuation = |byte: u8| byte & 0b1100_0000 == 0b1000_0000;
+    // A sequence is at most four bytes long: look back at most three bytes for its lead byte.
+    for back in 1..=bytes.len().min(4) {
+        let start = bytes.len() - back;
+        let byte = bytes[start];
+        if is_continuation(byte) {
+            continue;
+        }
+        let announced = match byte {
+            0b1100_0000..=0b1101_1111 => 2,
+            0b1110_0000..=0b1110_1111 => 3,
+            0b1111_0000..=0b1111_0111 => 4,
+            _ => 1,
+        };
+        return if back < announced { start } else { bytes.len() };
+    }
+    bytes.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kept(text: &[u8], discarded: bool) -> String {
+        Kept {
+            bytes: text.to_vec(),
+            discarded,
+            closed: true,
+        }
+        .into_text()
+    }
+
+    #[test]
+    fn an_incomplete_tail_is_dropped_only_when_the_stream_was_cut() {
+        let euro = "€".as_bytes(); // E2 82 AC
+        assert_eq!(kept(b"ab\xE2\x82", true), "ab");
+        assert_eq!(kept(b"ab\xE2", true), "ab");
+        assert_eq!(kept(&[b"ab".as_slice(), euro].concat(), true), "ab€");
+        assert_eq!(kept(b"ab\xF0\x9F\x98", true), "ab");
+        assert_eq!(kept("ab😀".as_bytes(), true), "ab😀");
+        assert_eq!(kept(b"ab\xE2\x82", false), "ab\u{FFFD}");
+        assert_eq!(kept(b"ab\xFF", true), "ab\u{FFFD}");
+        assert_eq!(kept(b"\x82\x82\x82\x82", true), "\u{FFFD}".repeat(4));
+        assert_eq!(kept(b"", true), "");
+    }
+
+    #[tokio::test]
+    async fn one_budget_is_shared_by_both_streams() {
+        let captured = capture(&b"0123456789"[..], &b"abcdefghij"[..], 15)
+            .await
+            .unwrap();
+        assert_eq!(
+            captured.stdout.bytes.len() + captured.stderr.bytes.len(),
+            15
+        );
+        assert!(captured.truncated());
+    }
+
+    #[tokio::test]
+    async fn output_that_fits_exactly_is_not_truncated() {
+        let captured = capture(&b"01234"[..], &b"abcde"[..], 10).await.unwrap();
+        assert_eq!(captured.stdout.bytes, b"01234");
+        assert_eq!(captured.stderr.bytes, b"abcde");
+        assert!(!captured.truncated());
+    }
+
+    #[tokio::test]
+    async fn no_stream_allocates_more_than_the_budget() {
+        let big = vec![b'x'; 3 * CHUNK + 17];
+        let budget = 2 * CHUNK + 5;
+        let captured = capture(&big[..], &big[..], budget).await.unwrap();
+        assert_eq!(
+            captured.stdout.bytes.len() + captured.stderr.bytes.len(),
+            budget
+        );
+        assert!(captured.stdout.bytes.capacity() <= budget);
+        assert!(captured.stderr.bytes.capacity() <= budget);
+    }
+
+    #[test]
+    fn growth_is_geometric_but_capped_by_the_budget() {
+        let mut bytes = Vec::new();
+        reserve_within(&mut bytes, 10, 100);
+        assert_eq!(bytes.capacity(), 10);
+        bytes.extend_from_slice(&[0; 10]);
+        reserve_within(&mut bytes, 1, 90);
+        assert_eq!(bytes.capacity(), 20);
+        bytes.extend_from_slice(&[0; 10]);
+        reserve_within(&mut bytes, 1, 5);
+        assert_eq!(bytes.capacity(), 25);
+    }
+}

@@ -1,0 +1,20 @@
+//! The runner: turns an authorized call into a process and its captured result.
+//!
+//! It finds the provider's executable in `PATH` (never in the current directory or next to the
+//! Torii binary), starts it without a shell with the arguments as a vector, gives it the inherited
+//! environment minus removed variables plus an overlay, a null stdin, and returns its exit code
+//! and output within one byte budget. It also reads the `.env` files that feed the overlay.
+//!
+//! The runner never decides policy: by the time [`run`] is called, the dispatcher has authorized
+//! the call and re-checked any lease.
+
+mod capture;
+pub mod dotenv;
+mod error;
+mod exec;
+mod resolve;
+
+pub use dotenv::read_env_file;
+pub use error::{DotenvError, EnvFileError, RunError};
+pub use exec::{Execution, Launch, SIGNALLED_EXIT_CODE, run};
+pub use resolve::{default_excluded_dirs, resolve, resolve_executable};

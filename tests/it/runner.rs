@@ -1,0 +1,790 @@
+//! The runner against real processes: argv without a shell, bounded capture, exit codes, PATH
+//! resolution, the child's environment, and the `.env` format.
+//!
+//! Some checks need a process of their own (its current directory, `PATH`, location or peak
+//! memory); they run an `#[ignore]`d probe of this same binary in a child process.
+
+use std::collections::HashMap;
+use std::error::Error;
+use std::ffi::OsStr;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::Duration;
+
+use torii::runner::{
+    self, DotenvError, Execution, Launch, RunError, dotenv, read_env_file, resolve_executable,
+};
+
+use crate::common::Root;
+
+const MIB: usize = 1024 * 1024;
+
+// ---------------------------------------------------------------------------------------------
+// helpers
+
+/// Writes an executable `#!/bin/sh` script at `relative` under `root`.
+fn script(root: &Root, relative: &str, body: &str) -> PathBuf {
+    let path = root.write(relative, &format!("#!/bin/sh\n{body}\n"));
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+fn launch(program: impl Into<PathBuf>, args: &[&str]) -> Launch {
+    Launch {
+        program: program.into(),
+        args: args.iter().map(|arg| arg.to_string()).collect(),
+        env_overlay: Vec::new(),
+        env_remove: Vec::new(),
+        max_output_bytes: MIB,
+    }
+}
+
+/// Runs `sh -c code` (a shell in the test, never in the runner) with an output budget.
+async fn sh(code: &str, max_output_bytes: usize) -> Execution {
+    let launch = Launch {
+        max_output_bytes,
+        ..launch("/bin/sh", &["-c", code])
+    };
+    run(launch).await
+}
+
+/// `runner::run` with a deadline, so a capture that deadlocks fails instead of hanging.
+async fn run(launch: Launch) -> Execution {
+    tokio::time::timeout(Duration::from_secs(60), runner::run(launch))
+        .await
+        .expect("the child finished in time")
+        .unwrap()
+}
+
+/// The error and its causes, as a user would read them.
+fn chain(error: &dyn Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(&format!(": {cause}"));
+        source = cause.source();
+    }
+    text
+}
+
+/// Runs one `#[ignore]`d probe of this test binary (or of `exe`) in its own process.
+fn probe(name: &str, exe: Option<&Path>, cwd: &Path, env: &[(&str, &OsStr)]) -> Output {
+    let current = std::env::current_exe().unwrap();
+    let output = std::process::Command::new(exe.unwrap_or(&current))
+        .args([
+            name,
+            "--exact",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .current_dir(cwd)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.contains("1 passed"),
+        "probe {name} failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+fn probe_line(output: &Output) -> String {
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    // libtest prints `test name ... ` on the same line, before the probe's own output.
+    let line = stdout.lines().find_map(|line| line.split_once("probe: "));
+    line.map(|(_, said)| said.to_string()).unwrap_or_default()
+}
+
+// ---------------------------------------------------------------------------------------------
+// argv: no shell
+
+#[tokio::test]
+async fn shell_metacharacters_reach_the_child_as_literal_argv_items() {
+    let root = Root::new();
+    let dir = root.path().canonicalize().unwrap();
+    let marker = dir.join("argv");
+    let cli = script(
+        &root,
+        "bin/fakecli",
+        "for item in \"$@\"; do printf '%s\\0' \"$item\"; done > \"$ARGV_MARKER\"",
+    );
+    let touch_x = format!("$(touch {}/x)", dir.display());
+    let touch_y = format!("`touch {}/y`", dir.display());
+    let touch_z = format!("touch {}/z", dir.display());
+    let redirected = format!("{}/redirected", dir.display());
+    let items: Vec<&str> = vec![
+        &touch_x,
+        ";",
+        &touch_z,
+        "|",
+        &touch_y,
+        "&&",
+        "a\nb",
+        "*",
+        ">",
+        &redirected,
+        "$HOME",
+        "'single'",
+        "\"double\"",
+        "",
+        " spaced ",
+        "--flag=$(id)",
+    ];
+    let mut launch = launch(&cli, &items);
+    launch.env_overlay = vec![("ARGV_MARKER".into(), marker.display().to_string())];
+
+    let execution = run(launch).await;
+
+    assert_eq!(execution.exit_code, 0, "{}", execution.stderr);
+    let recorded = std::fs::read(&marker).unwrap();
+    let received: Vec<&[u8]> = recorded.split(|byte| *byte == 0).collect();
+    let expected: Vec<&[u8]> = items
+        .iter()
+        .map(|item| item.as_bytes())
+        .chain([&b""[..]])
+        .collect();
+    assert_eq!(
+        received, expected,
+        "printf ends each item with NUL, so one empty tail"
+    );
+    for never in ["x", "y", "z", "redirected"] {
+        assert!(!dir.join(never).exists(), "{never} must not exist");
+    }
+}
+
+#[tokio::test]
+async fn printf_prints_each_item_on_its_own_line() {
+    let execution = run(launch(
+        "/usr/bin/printf",
+        &["%s\\n", "a b", "$(echo no)", "*"],
+    ))
+    .await;
+    assert_eq!(execution.stdout, "a b\n$(echo no)\n*\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// capture: one budget, UTF-8, memory
+
+#[test]
+fn two_gib_of_output_is_truncated_in_bounded_memory() {
+    let output = probe("runner::two_gib_probe", None, Path::new("/"), &[]);
+    println!("{}", probe_line(&output));
+}
+
+/// Peak resident memory of this process (`VmHWM`), in KiB.
+fn peak_rss_kib() -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status
+        .lines()
+        .find(|line| line.starts_with("VmHWM:"))
+        .unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[tokio::test]
+#[ignore = "run in a fresh process by two_gib_of_output_is_truncated_in_bounded_memory"]
+async fn two_gib_probe() {
+    let max = 4 * MIB;
+    let before = peak_rss_kib();
+    let execution = sh(
+        "head -c 2147483648 /dev/zero & head -c 2147483648 /dev/zero >&2; wait",
+        max,
+    )
+    .await;
+    let growth_kib = peak_rss_kib().saturating_sub(before);
+
+    assert!(execution.truncated);
+    assert_eq!(execution.exit_code, 0);
+    assert_eq!(execution.stdout.len() + execution.stderr.len(), max);
+    println!(
+        "probe: peak RSS grew by {growth_kib} KiB while keeping {} KiB",
+        max / 1024
+    );
+    assert!(
+        growth_kib <= (max + 16 * MIB) / 1024,
+        "peak RSS grew by {growth_kib} KiB"
+    );
+}
+
+#[tokio::test]
+async fn stdout_and_stderr_together_never_exceed_the_budget() {
+    let execution = sh("printf 0123456789; printf abcdefghij >&2", 15).await;
+    assert!(execution.truncated);
+    assert_eq!(execution.stdout.len() + execution.stderr.len(), 15);
+    assert!("0123456789".starts_with(&execution.stdout));
+    assert!("abcdefghij".starts_with(&execution.stderr));
+}
+
+#[tokio::test]
+async fn output_that_fits_the_budget_exactly_is_whole() {
+    let execution = sh("printf 01234; printf abcde >&2", 10).await;
+    assert_eq!(
+        (execution.stdout.as_str(), execution.stderr.as_str()),
+        ("01234", "abcde")
+    );
+    assert!(!execution.truncated);
+}
+
+#[tokio::test]
+async fn a_zero_budget_keeps_nothing() {
+    let execution = sh("printf out; printf err >&2", 0).await;
+    assert_eq!(
+        (execution.stdout.as_str(), execution.stderr.as_str()),
+        ("", "")
+    );
+    assert!(execution.truncated);
+    assert!(!sh("true", 0).await.truncated);
+}
+
+#[tokio::test]
+async fn a_character_across_the_limit_is_dropped_whole() {
+    // `ab€cd`: the euro sign is the three bytes E2 82 AC at offsets 2..5.
+    let code = r"printf 'ab\342\202\254cd'";
+    let cases = [
+        (2, "ab", true),
+        (3, "ab", true),
+        (4, "ab", true),
+        (5, "ab€", true),
+        (7, "ab€cd", false),
+    ];
+    for (max, kept, truncated) in cases {
+        let execution = sh(code, max).await;
+        assert_eq!(
+            (execution.stdout.as_str(), execution.truncated),
+            (kept, truncated),
+            "max {max}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn invalid_utf8_becomes_replacement_characters() {
+    let execution = sh(r"printf 'ok\377\376end'", MIB).await;
+    assert_eq!(execution.stdout, "ok\u{FFFD}\u{FFFD}end");
+    assert!(!execution.truncated);
+}
+
+#[tokio::test]
+async fn a_child_filling_stderr_first_does_not_deadlock() {
+    // If stdout were read to its end first, the child would block on a full stderr pipe.
+    let execution = sh(
+        "head -c 3000000 /dev/zero | tr '\\0' e >&2; echo out",
+        4 * MIB,
+    )
+    .await;
+    assert_eq!(execution.stdout, "out\n");
+    assert_eq!(execution.stderr.len(), 3_000_000);
+    assert!(execution.stderr.bytes().all(|byte| byte == b'e'));
+}
+
+// ---------------------------------------------------------------------------------------------
+// exit codes and launch errors
+
+#[tokio::test]
+async fn exit_code_and_both_streams_are_preserved() {
+    for code in [0, 3, 255] {
+        let execution = sh(&format!("echo out; echo err >&2; exit {code}"), MIB).await;
+        let expected = Execution {
+            exit_code: code,
+            stdout: "out\n".into(),
+            stderr: "err\n".into(),
+            truncated: false,
+        };
+        assert_eq!(execution, expected);
+    }
+}
+
+#[tokio::test]
+async fn a_child_killed_by_a_signal_reports_143() {
+    for signal in ["TERM", "KILL", "SEGV"] {
+        let execution = sh(&format!("echo before; kill -{signal} $$"), MIB).await;
+        assert_eq!(
+            execution.exit_code,
+            runner::SIGNALLED_EXIT_CODE,
+            "SIG{signal}"
+        );
+        assert_eq!(execution.stdout, "before\n");
+    }
+    assert_eq!(runner::SIGNALLED_EXIT_CODE, 143);
+}
+
+#[tokio::test]
+async fn stdin_is_null() {
+    let execution = sh("cat; echo \"rc=$?\"", MIB).await;
+    assert_eq!(execution.stdout, "rc=0\n");
+}
+
+#[tokio::test]
+async fn a_spawn_error_names_the_program_but_not_the_args() {
+    let root = Root::new();
+    let not_executable = root.write("bin/plain", "#!/bin/sh\n");
+    for program in [PathBuf::from("/nonexistent/torii/cli"), not_executable] {
+        let error = runner::run(launch(&program, &["secret-arg"]))
+            .await
+            .unwrap_err();
+        assert!(matches!(error, RunError::Spawn { .. }), "{error:?}");
+        let text = chain(&error);
+        assert!(
+            text.starts_with(&format!("could not start `{}`: ", program.display())),
+            "{text}"
+        );
+        assert!(!text.contains("secret-arg"));
+    }
+}
+
+#[tokio::test]
+async fn a_relative_program_is_refused() {
+    let error = runner::run(launch("sh", &["-c", "true"]))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "refusing to launch `sh`: the program path must be absolute"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// environment
+
+/// The child's environment, as printed by `env -0`.
+async fn child_env(overlay: &[(&str, &str)], remove: &[&str]) -> HashMap<String, String> {
+    let mut launch = launch("/usr/bin/env", &["-0"]);
+    launch.env_overlay = overlay
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    launch.env_remove = remove.iter().map(|name| name.to_string()).collect();
+    let execution = run(launch).await;
+    assert_eq!(execution.exit_code, 0);
+    execution
+        .stdout
+        .split('\0')
+        .filter(|entry| !entry.is_empty())
+        .map(|entry| {
+            let (name, value) = entry.split_once('=').unwrap();
+            (name.to_string(), value.to_string())
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_child_inherits_the_environment_minus_removals_plus_the_overlay() {
+    let inherited: HashMap<String, String> = std::env::vars().collect();
+    assert!(inherited.contains_key("PATH"));
+    let overlay = [
+        ("TORII_RUNNER_TEST_OVERLAY", "first"),
+        ("TORII_RUNNER_TEST_OVERLAY", "later wins $HOME"),
+        ("TORII_RUNNER_TEST_REINJECTED", "injected"),
+    ];
+    let child = child_env(&overlay, &["PATH", "TORII_RUNNER_TEST_REINJECTED"]).await;
+
+    assert_eq!(child["TORII_RUNNER_TEST_OVERLAY"], "later wins $HOME");
+    assert_eq!(
+        child["TORII_RUNNER_TEST_REINJECTED"], "injected",
+        "the overlay wins over removal"
+    );
+    assert!(!child.contains_key("PATH"));
+    for (name, value) in &inherited {
+        if name != "PATH" {
+            assert_eq!(
+                child.get(name),
+                Some(value),
+                "{name} is inherited unchanged"
+            );
+        }
+    }
+    assert_eq!(child.len(), inherited.len() - 1 + 2);
+}
+
+#[tokio::test]
+async fn an_env_name_that_would_change_meaning_is_refused_before_launch() {
+    for name in ["", "A=B", "A\0B"] {
+        let mut with_overlay = launch("/bin/true", &[]);
+        with_overlay.env_overlay = vec![(name.to_string(), "v".to_string())];
+        let mut with_removal = launch("/bin/true", &[]);
+        with_removal.env_remove = vec![name.to_string()];
+        for launch in [with_overlay, with_removal] {
+            let error = runner::run(launch).await.unwrap_err();
+            assert!(
+                matches!(error, RunError::InvalidEnvName { .. }),
+                "{name:?}: {error:?}"
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// executable resolution
+
+const FAKE: &str = "toriifakecli";
+
+/// A directory holding `FAKE`; running it prints `label` and, if given, creates `marker`.
+fn fake_dir(root: &Root, dir: &str, label: &str, marker: Option<&Path>) -> PathBuf {
+    let mark = marker
+        .map(|marker| format!(": > '{}'", marker.display()))
+        .unwrap_or_default();
+    script(
+        root,
+        &format!("{dir}/{FAKE}"),
+        &format!("echo {label}\n{mark}"),
+    );
+    root.path().join(dir).canonicalize().unwrap()
+}
+
+fn path_of(dirs: &[&Path]) -> std::ffi::OsString {
+    std::env::join_paths(dirs).unwrap()
+}
+
+fn resolve(path: &std::ffi::OsString, excluded: &[PathBuf]) -> Result<PathBuf, String> {
+    resolve_executable(FAKE, Some(path), excluded).map_err(|error| error.to_string())
+}
+
+fn not_found() -> Result<PathBuf, String> {
+    Err(format!("could not find the executable `{FAKE}` in PATH"))
+}
+
+#[test]
+fn the_first_path_directory_holding_an_executable_wins() {
+    let root = Root::new();
+    let empty = root.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let first = fake_dir(&root, "first", "first", None);
+    let second = fake_dir(&root, "second", "second", None);
+
+    let found = resolve(&path_of(&[&empty, &first, &second]), &[]);
+    assert_eq!(found, Ok(first.join(FAKE)));
+    assert!(found.unwrap().is_absolute());
+    assert_eq!(
+        resolve(&path_of(&[&second, &first]), &[]),
+        Ok(second.join(FAKE))
+    );
+}
+
+#[test]
+fn a_missing_executable_has_the_documented_message() {
+    let root = Root::new();
+    assert_eq!(resolve(&path_of(&[root.path()]), &[]), not_found());
+    let error = resolve_executable("aws", Some(OsStr::new("")), &[]).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "could not find the executable `aws` in PATH"
+    );
+}
+
+#[test]
+fn non_executable_files_and_directories_are_skipped() {
+    let root = Root::new();
+    let plain = root.write(&format!("plain/{FAKE}"), "#!/bin/sh\necho plain\n");
+    std::fs::set_permissions(&plain, std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::fs::create_dir_all(root.path().join(format!("dir/{FAKE}"))).unwrap();
+    let good = fake_dir(&root, "good", "good", None);
+    let plain_dir = plain.parent().unwrap();
+    let dir_dir = root.path().join("dir");
+
+    assert_eq!(resolve(&path_of(&[plain_dir, &dir_dir]), &[]), not_found());
+    assert_eq!(
+        resolve(&path_of(&[plain_dir, &dir_dir, &good]), &[]),
+        Ok(good.join(FAKE))
+    );
+}
+
+#[test]
+fn an_executable_symlink_is_returned_as_found_in_path() {
+    let root = Root::new();
+    let target = fake_dir(&root, "real", "real", None);
+    let links = root.path().join("links");
+    std::fs::create_dir_all(&links).unwrap();
+    std::os::unix::fs::symlink(target.join(FAKE), links.join(FAKE)).unwrap();
+    assert_eq!(resolve(&path_of(&[&links]), &[]), Ok(links.join(FAKE)));
+}
+
+/// `target` as a path relative to the current directory (`../../tmp/...`).
+fn relative_to_cwd(target: &Path) -> PathBuf {
+    let cwd = std::env::current_dir().unwrap().canonicalize().unwrap();
+    let mut relative: PathBuf = cwd.components().skip(1).map(|_| "..").collect();
+    relative.push(target.strip_prefix("/").unwrap());
+    relative
+}
+
+#[test]
+fn relative_path_entries_are_skipped_even_when_they_hold_the_executable() {
+    let root = Root::new();
+    let shadow = fake_dir(&root, "shadow", "shadow", None);
+    let good = fake_dir(&root, "good", "good", None);
+    let relative = relative_to_cwd(&shadow);
+    assert!(
+        relative.is_relative() && relative.join(FAKE).is_file(),
+        "{}",
+        relative.display()
+    );
+
+    assert_eq!(resolve(&path_of(&[&relative]), &[]), not_found());
+    assert_eq!(
+        resolve(&path_of(&[&relative, &good]), &[]),
+        Ok(good.join(FAKE))
+    );
+}
+
+#[test]
+fn an_excluded_directory_is_skipped_also_through_a_symlink_or_a_trailing_slash() {
+    let root = Root::new();
+    let excluded = fake_dir(&root, "excluded", "excluded", None);
+    let good = fake_dir(&root, "good", "good", None);
+    let link = root.path().join("link-to-excluded");
+    std::os::unix::fs::symlink(&excluded, &link).unwrap();
+    let slashed = PathBuf::from(format!("{}/", excluded.display()));
+    let dotted = excluded.join("../excluded");
+    let skip = vec![excluded.clone()];
+
+    for entry in [&excluded, &link, &slashed, &dotted] {
+        assert_eq!(
+            resolve(&path_of(&[entry]), &skip),
+            not_found(),
+            "{}",
+            entry.display()
+        );
+        assert_eq!(
+            resolve(&path_of(&[entry, &good]), &skip),
+            Ok(good.join(FAKE))
+        );
+    }
+    // Named through the symlink in the exclusion list, the real directory is skipped too.
+    assert_eq!(resolve(&path_of(&[&excluded]), &[link]), not_found());
+}
+
+#[test]
+fn default_exclusions_are_the_current_directory_and_the_executable_directory() {
+    let excluded = runner::default_excluded_dirs().unwrap();
+    let exe = std::env::current_exe().unwrap();
+    assert_eq!(
+        excluded,
+        vec![
+            std::env::current_dir().unwrap(),
+            exe.parent().unwrap().to_path_buf()
+        ]
+    );
+}
+
+#[test]
+fn the_current_directory_is_never_searched_whatever_path_says() {
+    let root = Root::new();
+    let marker = root.path().join("shadow-ran");
+    let cwd = fake_dir(&root, "cwd", "shadow", Some(&marker));
+    let good = fake_dir(&root, "good", "good", None);
+    let empty_dot_cwd = format!("::.:./:{}", cwd.display());
+
+    let path = format!("{empty_dot_cwd}:{}", good.display());
+    let output = probe("runner::resolve_probe", None, &cwd, &[probe_env(&path)]);
+    assert_eq!(probe_line(&output), "ran good");
+
+    let output = probe(
+        "runner::resolve_probe",
+        None,
+        &cwd,
+        &[probe_env(&empty_dot_cwd)],
+    );
+    assert_eq!(
+        probe_line(&output),
+        format!("could not find the executable `{FAKE}` in PATH")
+    );
+    assert!(!marker.exists());
+}
+
+#[test]
+fn the_directory_of_the_running_binary_is_never_searched() {
+    // A hard link of this test binary, next to a shadowing fake, stands in for `torii`.
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let root = Root { dir };
+    let marker = root.path().join("shadow-ran");
+    let own_dir = fake_dir(&root, "bin", "shadow", Some(&marker));
+    let good = fake_dir(&root, "good", "good", None);
+    let exe = own_dir.join("torii-standin");
+    std::fs::hard_link(std::env::current_exe().unwrap(), &exe).unwrap();
+
+    let path = format!("{}:{}", own_dir.display(), good.display());
+    let output = probe(
+        "runner::resolve_probe",
+        Some(&exe),
+        Path::new("/"),
+        &[probe_env(&path)],
+    );
+    assert_eq!(probe_line(&output), "ran good");
+
+    let path = own_dir.display().to_string();
+    let output = probe(
+        "runner::resolve_probe",
+        Some(&exe),
+        Path::new("/"),
+        &[probe_env(&path)],
+    );
+    assert_eq!(
+        probe_line(&output),
+        format!("could not find the executable `{FAKE}` in PATH")
+    );
+    assert!(!marker.exists());
+}
+
+fn probe_env(path: &str) -> (&'static str, &OsStr) {
+    ("PATH", OsStr::new(path))
+}
+
+#[tokio::test]
+#[ignore = "run with a chosen current directory, PATH and executable by the resolution tests"]
+async fn resolve_probe() {
+    match runner::resolve(FAKE) {
+        Ok(program) => println!(
+            "probe: ran {}",
+            run(launch(program, &[])).await.stdout.trim()
+        ),
+        Err(error) => println!("probe: {error}"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// .env
+
+fn vars(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+#[test]
+fn dotenv_values_parse_as_the_book_writes_them() {
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        ("", &[]),
+        ("\n   \n# comment\n  # indented comment\n", &[]),
+        (
+            "AWS_REGION=\"sa-east-1\"\nAWS_PAGER=\"\"",
+            &[("AWS_REGION", "sa-east-1"), ("AWS_PAGER", "")],
+        ),
+        ("A=plain", &[("A", "plain")]),
+        ("A=  padded value  ", &[("A", "padded value")]),
+        ("  A  =  spaced key", &[("A", "spaced key")]),
+        ("A=", &[("A", "")]),
+        ("A=value # comment", &[("A", "value")]),
+        ("A=value\t# comment", &[("A", "value")]),
+        ("A=a#b", &[("A", "a#b")]),
+        ("A=#not-a-comment", &[("A", "#not-a-comment")]),
+        ("A= # only a comment", &[("A", "")]),
+        ("A=x=y=z", &[("A", "x=y=z")]),
+        ("export A=1", &[("A", "1")]),
+        ("export\tA=1", &[("A", "1")]),
+        ("export=1", &[("export", "1")]),
+        ("exported=1", &[("exported", "1")]),
+        (
+            "A=\"a # not a comment\" # comment",
+            &[("A", "a # not a comment")],
+        ),
+        (
+            "A=\"line\\nnext\\ttab\\\"q\\\" back\\\\slash\"",
+            &[("A", "line\nnext\ttab\"q\" back\\slash")],
+        ),
+        ("A=\"C:\\Users\\me\"", &[("A", "C:\\Users\\me")]),
+        ("A='lit\\n $HOME \"x\"'", &[("A", "lit\\n $HOME \"x\"")]),
+        ("A='x'#c", &[("A", "x")]),
+        ("A=$HOME", &[("A", "$HOME")]),
+        ("A=\"${HOME}/x\"", &[("A", "${HOME}/x")]),
+        ("A=`id`", &[("A", "`id`")]),
+        ("A=1\r\nB=2\r\n", &[("A", "1"), ("B", "2")]),
+        ("\u{FEFF}A=1", &[("A", "1")]),
+        ("_x9=1", &[("_x9", "1")]),
+        ("A=1\nB=2\nA=3", &[("A", "3"), ("B", "2")]),
+        ("A=héllo wörld", &[("A", "héllo wörld")]),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(dotenv::parse(text), Ok(vars(expected)), "{text:?}");
+    }
+}
+
+#[test]
+fn malformed_dotenv_lines_name_their_line_without_echoing_it() {
+    let cases: &[(&str, usize, &str)] = &[
+        ("A=1\nsecret-token", 2, "expected KEY=value"),
+        ("A=1\n\n=value", 3, "missing variable name before `=`"),
+        ("9A=1", 1, "invalid variable name"),
+        ("A-B=1", 1, "invalid variable name"),
+        ("A.B=1", 1, "invalid variable name"),
+        ("export =1", 1, "missing variable name"),
+        ("export A", 1, "expected KEY=value"),
+        ("A B=1", 1, "invalid variable name"),
+        ("A=\"open", 1, "unterminated double-quoted value"),
+        ("A=\"multi\nline\"", 1, "unterminated double-quoted value"),
+        (
+            "A=\"ends with backslash\\\"",
+            1,
+            "unterminated double-quoted value",
+        ),
+        ("# c\nA='open", 2, "unterminated single-quoted value"),
+        (
+            "A=\"x\"trailing",
+            1,
+            "unexpected text after the closing quote",
+        ),
+        ("A='x' y", 1, "unexpected text after the closing quote"),
+        ("A=\"nul\u{0}\"", 1, "NUL"),
+    ];
+    for (text, line, message) in cases {
+        let error: DotenvError = dotenv::parse(text).unwrap_err();
+        assert_eq!(error.line, *line, "{text:?}");
+        assert!(
+            error.message.contains(message),
+            "{text:?}: {}",
+            error.message
+        );
+        assert!(error.to_string().starts_with(&format!("line {line}: ")));
+        assert!(!error.to_string().contains("secret"));
+    }
+}
+
+#[test]
+fn a_target_env_overrides_shared_keys_and_adds_its_own() {
+    let shared = vars(&[("AWS_REGION", "sa-east-1"), ("AWS_PAGER", "")]);
+    let target = vars(&[("AWS_REGION", "us-east-1"), ("KUBECONFIG", "/k")]);
+    let merged = dotenv::overlay(shared, target);
+    assert_eq!(
+        merged,
+        vars(&[
+            ("AWS_REGION", "us-east-1"),
+            ("AWS_PAGER", ""),
+            ("KUBECONFIG", "/k")
+        ])
+    );
+}
+
+#[test]
+fn env_files_missing_is_empty_and_errors_name_the_path() {
+    let root = Root::new();
+    assert_eq!(
+        read_env_file(&root.path().join("absent/.env")).unwrap(),
+        vec![]
+    );
+
+    let good = root.write("good/.env", "export A=1\nB='2'\n");
+    assert_eq!(
+        read_env_file(&good).unwrap(),
+        vars(&[("A", "1"), ("B", "2")])
+    );
+
+    let bad = root.write("bad/.env", "A=1\nnot a line\n");
+    let error = read_env_file(&bad).unwrap_err();
+    assert_eq!(
+        chain(&error),
+        format!(
+            "invalid env file `{}`: line 2: expected KEY=value",
+            bad.display()
+        )
+    );
+
+    let directory = root.path().join("good");
+    let error = read_env_file(&directory).unwrap_err();
+    assert!(chain(&error).starts_with(&format!(
+        "could not read env file `{}`: ",
+        directory.display()
+    )));
+}
