@@ -28,14 +28,14 @@ impl Policy {
     pub fn compile(rules: &RulesFile, settings: &PolicySettings) -> Result<Policy, PolicyError> {
         settings.validate()?;
         let mut prefixes = Trie::default();
-        let deny_regexes = index(RuleList::Deny, &rules.deny, |tokens, index| {
+        let deny_regexes = index(RuleList::Deny, &rules.deny, |tokens, index, _| {
             prefixes.insert(tokens, Slot::Deny, index);
         })?;
         let mut ignored_accepts = Vec::new();
-        let accept_regexes = index(RuleList::Accept, &rules.accept, |tokens, index| {
+        let accept_regexes = index(RuleList::Accept, &rules.accept, |tokens, index, text| {
             if tokens.len() < settings.minimum_accept_tokens {
                 prefixes.insert(tokens, Slot::IgnoredAccept, index);
-                ignored_accepts.push(rules.accept[index].text.clone());
+                ignored_accepts.push(text.to_string());
             } else {
                 prefixes.insert(tokens, Slot::Accept, index);
             }
@@ -61,8 +61,10 @@ impl Policy {
     ///
     /// Prefix rules match when their tokens equal the first items of the evaluated vector.
     /// Regex rules search the evaluated vector joined by single spaces (U+0020), at any
-    /// position; `^` and `$` anchor that whole joined string. When several rules of the
-    /// winning kind match, the one written first is reported.
+    /// position; `^` and `$` anchor that whole joined string (with the `m` flag, also newlines
+    /// inside tokens). A space inside a token is therefore indistinguishable from a token
+    /// boundary, so accept regexes should be anchored and conservative. When several rules of
+    /// the winning kind match, the one written first (prefix or regex alike) is reported.
     pub fn evaluate(&self, args: &[String]) -> Evaluation {
         if let Some(arg) = args::find_forbidden(args, &self.settings.forbidden_args) {
             return Evaluation {
@@ -123,12 +125,12 @@ impl Policy {
     }
 }
 
-/// Parses each rule of one list, hands prefix rules to `on_prefix` and returns the regex rules
-/// compiled as a set.
+/// Parses each rule of one list, hands prefix rules to `on_prefix` (tokens, index in the list,
+/// text as written) and returns the regex rules compiled as a set.
 fn index(
     list: RuleList,
     rules: &[RuleSource],
-    mut on_prefix: impl FnMut(&[String], usize),
+    mut on_prefix: impl FnMut(&[String], usize, &str),
 ) -> Result<RegexRules, PolicyError> {
     let mut patterns = Vec::new();
     for (index, source) in rules.iter().enumerate() {
@@ -140,7 +142,7 @@ fn index(
             problem,
         })?;
         match rule {
-            Rule::Prefix(tokens) => on_prefix(&tokens, index),
+            Rule::Prefix(tokens) => on_prefix(&tokens, index, &source.text),
             Rule::Regex(pattern) => patterns.push((index, pattern)),
         }
     }

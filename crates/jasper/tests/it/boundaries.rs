@@ -178,3 +178,43 @@ fn decision_sources_match_the_audit_vocabulary() {
     assert!(denied("x").is_denied() && crate::common::forbidden("-f").is_denied());
     assert!(!Decision::Unresolved.is_allowed() && !Decision::Unresolved.is_denied());
 }
+
+#[test]
+fn the_decision_order_examples_of_the_policies_page() {
+    let rules = r#"
+version: "1"
+deny:
+  - "ecs execute-command"
+  - "/\\bdrop\\s+table\\b/i"
+accept:
+  - "ec2 describe-instances"
+  - "s3 ls"
+  - "s3"
+"#;
+    let policy = policy(rules, &with_minimum(2));
+    check_table(
+        &policy,
+        &[
+            (
+                argv("ecs execute-command --task t"),
+                denied("ecs execute-command"),
+            ),
+            (argv("s3 ls s3://bucket"), allowed("s3 ls")),
+            (argv("s3api list-buckets"), Decision::Unresolved),
+            (argv("s3 cp a b"), Decision::Unresolved),
+            (
+                vec![
+                    "rds".into(),
+                    "query".into(),
+                    "--sql".into(),
+                    "DROP  TABLE t".into(),
+                ],
+                denied("/\\bdrop\\s+table\\b/i"),
+            ),
+        ],
+    );
+    assert_eq!(
+        policy.evaluate(&argv("s3 cp a b")).ignored_accept_matches,
+        ["s3"]
+    );
+}
