@@ -1,0 +1,64 @@
+//! The provider's `policy:` settings that shape evaluation: minimum accept width, forbidden
+//! arguments and arguments ignored for evaluation. Parsing `provider.yaml` is the caller's job.
+
+use crate::error::{PolicyError, SettingError};
+
+/// Settings from a provider's `policy:` block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PolicySettings {
+    /// Prefix accepts with fewer tokens are ignored (and reported). Default 1; 0 behaves as 1
+    /// because an empty rule is an error anyway. Regex accepts are exempt.
+    pub minimum_accept_tokens: usize,
+    /// Arguments refused anywhere in the raw argv, bare (`-f`) or as `--flag=value`.
+    pub forbidden_args: Vec<String>,
+    /// Arguments dropped from the vector the rules see (never from what runs).
+    pub ignore_args: IgnoreArgs,
+}
+
+/// `policy.ignore_args`: normalisation applied only to the vector the rules evaluate.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IgnoreArgs {
+    /// How many leading tokens to drop.
+    pub leading: usize,
+    /// Flags to drop: a bare flag also drops the next token (its value); `flag=value` drops
+    /// only itself.
+    pub flags: Vec<String>,
+}
+
+impl Default for PolicySettings {
+    fn default() -> Self {
+        PolicySettings {
+            minimum_accept_tokens: 1,
+            forbidden_args: Vec::new(),
+            ignore_args: IgnoreArgs::default(),
+        }
+    }
+}
+
+impl PolicySettings {
+    /// Every forbidden arg and ignored flag must be one non-empty token.
+    pub(crate) fn validate(&self) -> Result<(), PolicyError> {
+        check_tokens("forbidden_args", &self.forbidden_args)?;
+        check_tokens("ignore_args.flags", &self.ignore_args.flags)
+    }
+}
+
+fn check_tokens(field: &'static str, values: &[String]) -> Result<(), PolicyError> {
+    for (index, value) in values.iter().enumerate() {
+        let problem = if value.is_empty() {
+            SettingError::Empty
+        } else if value.chars().any(char::is_whitespace) {
+            SettingError::Whitespace {
+                value: value.clone(),
+            }
+        } else {
+            continue;
+        };
+        return Err(PolicyError::Setting {
+            field,
+            index,
+            problem,
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,124 @@
+//! `forbidden_args` (raw argv, before any rule) and `ignore_args` (evaluation only).
+
+use jasper::{Decision, IgnoreArgs, PolicySettings};
+
+use crate::common::{allowed, argv, check_table, denied, forbidden, policy};
+
+fn snow_settings() -> PolicySettings {
+    PolicySettings {
+        minimum_accept_tokens: 1,
+        forbidden_args: argv("-f --filename -i --stdin"),
+        ignore_args: IgnoreArgs {
+            leading: 0,
+            flags: argv("--format -o --output -x"),
+        },
+    }
+}
+
+const SNOW_RULES: &str = r#"
+version: "1"
+deny:
+  - "/\\bdrop\\b/i"
+  - "/json/"
+accept:
+  - "sql -q"
+  - "sql --query"
+  - "sql -f"
+"#;
+
+#[test]
+fn forbidden_args_deny_bare_and_equals_forms_anywhere_before_any_rule() {
+    let policy = policy(SNOW_RULES, &snow_settings());
+    check_table(
+        &policy,
+        &[
+            // even though the accept "sql -f" matches
+            (argv("sql -f drop.sql"), forbidden("-f")),
+            (argv("sql --filename=drop.sql"), forbidden("--filename")),
+            (argv("sql --filename= "), forbidden("--filename")),
+            (argv("sql -q select --stdin"), forbidden("--stdin")),
+            (argv("-i sql"), forbidden("-i")),
+            // before a deny rule as well
+            (argv("sql -q drop -i"), forbidden("-i")),
+            // whole tokens or `=` only; an attached short value (`-fx`) is not recognized,
+            // a documented limit
+            (argv("sql --filenames x"), Decision::Unresolved),
+            (argv("sql -q -fx"), allowed("sql -q")),
+            (argv("sql -q --stdin-like"), allowed("sql -q")),
+        ],
+    );
+}
+
+#[test]
+fn forbidden_reports_the_listed_arg_not_the_value() {
+    let policy = policy(SNOW_RULES, &snow_settings());
+    let evaluation = policy.evaluate(&argv("sql --filename=/secret/path.sql"));
+    assert_eq!(evaluation.decision, forbidden("--filename"));
+    assert!(evaluation.ignored_accept_matches.is_empty());
+}
+
+#[test]
+fn ignore_args_drops_flags_and_their_values_for_evaluation_only() {
+    let policy = policy(SNOW_RULES, &snow_settings());
+    check_table(
+        &policy,
+        &[
+            // bare flag drops its value; `=` form drops one token
+            (argv("sql --format json -q select"), allowed("sql -q")),
+            (argv("sql --format=json -q select"), allowed("sql -q")),
+            (argv("sql -o json --query select"), allowed("sql --query")),
+            (argv("sql -q select --output=json"), allowed("sql -q")),
+            (argv("sql -q select --format"), allowed("sql -q")),
+            // the token after a bare flag is its value whatever it looks like
+            (argv("sql --format -q select"), Decision::Unresolved),
+            // unlisted look-alikes are not dropped, so the regex still sees "json"
+            (argv("sql -q select --formats json"), denied("/json/")),
+            (argv("sql -q select json"), denied("/json/")),
+        ],
+    );
+}
+
+#[test]
+fn forbidden_sees_the_raw_vector_that_ignore_args_would_hide() {
+    let settings = PolicySettings {
+        ignore_args: IgnoreArgs {
+            leading: 1,
+            flags: argv("--format"),
+        },
+        ..snow_settings()
+    };
+    let policy = policy(SNOW_RULES, &settings);
+    check_table(
+        &policy,
+        &[
+            // "-f" is the value of --format for evaluation, but it still runs
+            (argv("x sql -q select --format -f"), forbidden("-f")),
+            // dropped as a leading token for evaluation, but it still runs
+            (argv("-i sql -q select"), forbidden("-i")),
+        ],
+    );
+}
+
+#[test]
+fn leading_drops_the_first_tokens_before_matching() {
+    let settings = PolicySettings {
+        ignore_args: IgnoreArgs {
+            leading: 1,
+            flags: Vec::new(),
+        },
+        ..PolicySettings::default()
+    };
+    let policy = policy("accept: [describe-instances]\ndeny: [ec2]\n", &settings);
+    check_table(
+        &policy,
+        &[
+            (
+                argv("ec2 describe-instances"),
+                allowed("describe-instances"),
+            ),
+            (argv("ec2 ec2"), denied("ec2")),
+            (argv("describe-instances"), Decision::Unresolved),
+            (Vec::new(), Decision::Unresolved),
+        ],
+    );
+}
