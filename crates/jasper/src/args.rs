@@ -10,12 +10,37 @@ fn is_flag(token: &str, flag: &str) -> bool {
         .is_some_and(|rest| rest.is_empty() || rest.starts_with('='))
 }
 
+/// The letter of a POSIX short option such as `-f`, if `flag` is one.
+fn short_option_letter(flag: &str) -> Option<char> {
+    let mut chars = flag.chars();
+    match (chars.next(), chars.next(), chars.next()) {
+        (Some('-'), Some(letter), None) if letter.is_ascii_alphanumeric() => Some(letter),
+        _ => None,
+    }
+}
+
+/// True when `token` is a single-dash cluster (`-vf`, `-fdrop.sql`) that contains `letter`.
+/// CLIs built on getopt, click or cobra read `-fdrop.sql` as `-f drop.sql` and `-vf x` as
+/// `-v -f x`, so refusing only the bare `-f` would leave the channel open. Over-matching a
+/// cluster only ever denies.
+fn cluster_contains(token: &str, letter: char) -> bool {
+    token
+        .strip_prefix('-')
+        .is_some_and(|rest| !rest.starts_with('-') && rest.contains(letter))
+}
+
+/// True when `token` uses the forbidden `flag` in any spelling a CLI would accept.
+fn is_forbidden(token: &str, flag: &str) -> bool {
+    is_flag(token, flag)
+        || short_option_letter(flag).is_some_and(|letter| cluster_contains(token, letter))
+}
+
 /// The forbidden arg (as listed, never the caller's value) hit by the first offending token.
 pub(crate) fn find_forbidden<'a>(args: &[String], forbidden: &'a [String]) -> Option<&'a str> {
     args.iter().find_map(|token| {
         forbidden
             .iter()
-            .find(|flag| is_flag(token, flag))
+            .find(|flag| is_forbidden(token, flag))
             .map(String::as_str)
     })
 }
@@ -53,6 +78,30 @@ mod tests {
         assert!(is_flag("--filename=", "--filename"));
         assert!(!is_flag("--filenames", "--filename"));
         assert!(!is_flag("--file", "--filename"));
+    }
+
+    #[test]
+    fn forbidden_short_options_are_refused_attached_and_clustered() {
+        let forbidden = strings(&["-f", "--stdin"]);
+        for token in ["-f", "-fdrop.sql", "-vf", "-xfv", "-f=x"] {
+            assert_eq!(
+                find_forbidden(&strings(&["sql", token]), &forbidden),
+                Some("-f"),
+                "{token}"
+            );
+        }
+        for token in ["--filename", "-q", "--format", "f", "-"] {
+            assert_eq!(
+                find_forbidden(&strings(&["sql", token]), &forbidden),
+                None,
+                "{token}"
+            );
+        }
+        // Long options keep whole-token matching.
+        assert_eq!(
+            find_forbidden(&strings(&["--stdin-like"]), &forbidden),
+            None
+        );
     }
 
     #[test]

@@ -40,10 +40,11 @@ fn forbidden_args_deny_bare_and_equals_forms_anywhere_before_any_rule() {
             (argv("-i sql"), forbidden("-i")),
             // before a deny rule as well
             (argv("sql -q drop -i"), forbidden("-i")),
-            // whole tokens or `=` only; an attached short value (`-fx`) is not recognized,
-            // a documented limit
+            // a short option also in its attached and clustered spellings
+            (argv("sql -q -fdrop.sql"), forbidden("-f")),
+            (argv("sql -q -vf drop.sql"), forbidden("-f")),
+            // long options: whole tokens or `=` only
             (argv("sql --filenames x"), Decision::Unresolved),
-            (argv("sql -q -fx"), allowed("sql -q")),
             (argv("sql -q --stdin-like"), allowed("sql -q")),
         ],
     );
