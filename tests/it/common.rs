@@ -10,7 +10,9 @@ pub struct Root {
 
 impl Root {
     pub fn new() -> Self {
-        Self { dir: tempfile::tempdir().expect("temp dir") }
+        Self {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
     }
 
     pub fn path(&self) -> &Path {
@@ -30,7 +32,9 @@ impl Root {
     /// The real `torii` binary with `TORII_CONFIG_DIR` pointing at this root and no GUI.
     pub fn torii(&self) -> assert_cmd::Command {
         let mut command = assert_cmd::Command::cargo_bin("torii").expect("torii binary");
-        command.env("TORII_CONFIG_DIR", self.dir.path()).env("TORII_NO_GUI", "1");
+        command
+            .env("TORII_CONFIG_DIR", self.dir.path())
+            .env("TORII_NO_GUI", "1");
         command
     }
 }
