@@ -4,11 +4,14 @@
 //! `<root>/providers/<dir>/targets/<alias>/target.yaml`. Hidden entries are skipped, as are
 //! directories without the expected file; everything else must be valid or loading fails.
 //! Order is deterministic (sorted by directory name). Each file is opened once and never
-//! canonicalized, so loading hundreds of providers stays cheap.
+//! canonicalized, and providers are decoded on a few threads, so loading hundreds of
+//! providers stays within the startup budget.
 
 use std::collections::BTreeMap;
 use std::io::ErrorKind;
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
+use std::thread::{Builder, ScopedJoinHandle};
 
 use sha2::{Digest, Sha256};
 
@@ -23,14 +26,69 @@ pub fn load_providers(root: &Path) -> Result<Vec<Provider>, RegistryError> {
     let Some(dirs) = sorted_children(&root.join("providers"))? else {
         return Ok(Vec::new());
     };
+    let providers = load_in_parallel(&dirs)?;
+    let installed = check_unique(&providers)?;
+    check_references(&providers, &installed)?;
+    Ok(providers)
+}
+
+/// Upper bound on loader threads; decoding is CPU-bound and the tree is small.
+const MAX_THREADS: usize = 8;
+
+/// Providers are independent until the cross-provider checks, so contiguous chunks of the
+/// sorted directories are decoded on separate threads and joined back in order. The result,
+/// including which error is reported first, is the same as loading one by one.
+fn load_in_parallel(dirs: &[PathBuf]) -> Result<Vec<Provider>, RegistryError> {
+    let threads = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    let chunk_len = dirs.len().div_ceil(threads.clamp(1, MAX_THREADS)).max(1);
+    let chunks: Vec<Result<Vec<Provider>, RegistryError>> = std::thread::scope(|scope| {
+        let pending: Vec<Pending<'_>> = dirs
+            .chunks(chunk_len)
+            .map(|chunk| {
+                let job = move || load_chunk(chunk);
+                match Builder::new()
+                    .name("registry-load".into())
+                    .spawn_scoped(scope, job)
+                {
+                    Ok(handle) => Pending::Running(handle),
+                    // No thread available: do the work here instead.
+                    Err(_) => Pending::Done(job()),
+                }
+            })
+            .collect();
+        pending.into_iter().map(Pending::finish).collect()
+    });
+    let mut providers = Vec::new();
+    for chunk in chunks {
+        providers.extend(chunk?);
+    }
+    Ok(providers)
+}
+
+enum Pending<'scope> {
+    Running(ScopedJoinHandle<'scope, Result<Vec<Provider>, RegistryError>>),
+    Done(Result<Vec<Provider>, RegistryError>),
+}
+
+impl Pending<'_> {
+    fn finish(self) -> Result<Vec<Provider>, RegistryError> {
+        match self {
+            // Loading never panics; if a bug made it, the panic is not swallowed.
+            Pending::Running(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Pending::Done(result) => result,
+        }
+    }
+}
+
+fn load_chunk(dirs: &[PathBuf]) -> Result<Vec<Provider>, RegistryError> {
     let mut providers = Vec::new();
     for dir in dirs {
-        if let Some(provider) = load_provider(dir)? {
+        if let Some(provider) = load_provider(dir.clone())? {
             providers.push(provider);
         }
     }
-    let installed = check_unique(&providers)?;
-    check_references(&providers, &installed)?;
     Ok(providers)
 }
 
