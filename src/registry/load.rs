@@ -8,7 +8,7 @@
 //! providers stays within the startup budget.
 
 use std::collections::BTreeMap;
-use std::io::ErrorKind;
+use std::io::{ErrorKind, Read};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::thread::{Builder, ScopedJoinHandle};
@@ -205,15 +205,31 @@ fn sorted_children(dir: &Path) -> Result<Option<Vec<PathBuf>>, RegistryError> {
     Ok(Some(children))
 }
 
+/// Far above any real provider or target file; keeps a stray huge file from being read whole.
+const MAX_FILE_BYTES: u64 = 1024 * 1024;
+
 /// The file's bytes, or `None` when it (or its parent directory) does not exist.
 fn read_if_present(path: &Path) -> Result<Option<Vec<u8>>, RegistryError> {
-    match std::fs::read(path) {
-        Ok(bytes) => Ok(Some(bytes)),
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
         Err(error) if matches!(error.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
-            Ok(None)
+            return Ok(None);
         }
-        Err(error) => Err(io(path, error)),
+        Err(error) => return Err(io(path, error)),
+    };
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|error| io(path, error))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(RegistryError::Yaml {
+            path: path.to_path_buf(),
+            line: None,
+            column: None,
+            message: format!("larger than {MAX_FILE_BYTES} bytes"),
+        });
     }
+    Ok(Some(bytes))
 }
 
 fn decode<T: serde::de::DeserializeOwned>(path: &Path, bytes: &[u8]) -> Result<T, RegistryError> {

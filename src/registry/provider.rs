@@ -13,7 +13,7 @@ use super::version::Version;
 /// Default of `auth.cache_ttl_seconds`.
 pub const DEFAULT_CACHE_TTL_SECONDS: u64 = 300;
 /// Default of `policy.minimum_accept_tokens`.
-pub const DEFAULT_MINIMUM_ACCEPT_TOKENS: u32 = 1;
+pub const DEFAULT_MINIMUM_ACCEPT_TOKENS: usize = 1;
 /// Default of `environment.file`.
 pub const DEFAULT_ENV_FILE: &str = ".env";
 
@@ -67,7 +67,7 @@ pub enum TargetingMode {
 pub struct Policy {
     /// An `accept` rule shorter than this many tokens is ignored.
     #[serde(default = "default_minimum_accept_tokens")]
-    pub minimum_accept_tokens: u32,
+    pub minimum_accept_tokens: usize,
     /// Arguments denied in any position, bare or as `--flag=value`.
     #[serde(default)]
     pub forbidden_args: Vec<String>,
@@ -95,7 +95,7 @@ impl Default for Policy {
 pub struct IgnoreArgs {
     /// Leading tokens dropped.
     #[serde(default)]
-    pub leading: u32,
+    pub leading: usize,
     /// Flags dropped with their value (`--format json`, `--format=json`).
     #[serde(default)]
     pub flags: Vec<String>,
@@ -244,7 +244,7 @@ impl Default for Environment {
     }
 }
 
-fn default_minimum_accept_tokens() -> u32 {
+fn default_minimum_accept_tokens() -> usize {
     DEFAULT_MINIMUM_ACCEPT_TOKENS
 }
 

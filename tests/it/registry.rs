@@ -868,3 +868,28 @@ fn aws_profile_default_scope_must_be_a_valid_name() {
         .unwrap();
     assert_eq!(target.scope(), "mine");
 }
+
+#[test]
+fn oversized_file_is_refused_without_reading_it_whole() {
+    let root = Root::new();
+    root.write(
+        P,
+        &provider(&[], &format!("# {}\n", "x".repeat(2 * 1024 * 1024))),
+    );
+    let message = load_error(&root);
+    assert!(
+        message.starts_with(&file(&root, P)) && message.contains("larger than"),
+        "{message}"
+    );
+}
+
+#[test]
+fn identity_provider_may_load_after_the_target_provider() {
+    let root = Root::new();
+    root.write("providers/a-kubectl/provider.yaml", KUBECTL);
+    root.write("providers/a-kubectl/targets/lab/target.yaml", LAB);
+    root.write("providers/z-aws/provider.yaml", AWS);
+    let registry = loads(&root);
+    let lab = registry.by_tool("kubectl").unwrap().target("lab").unwrap();
+    assert_eq!(registry.identity_provider(lab).unwrap().name(), "aws");
+}
