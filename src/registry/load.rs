@@ -1,0 +1,272 @@
+//! Reads the configuration tree into validated providers.
+//!
+//! Layout: `<root>/providers/<dir>/provider.yaml` and
+//! `<root>/providers/<dir>/targets/<alias>/target.yaml`. Hidden entries are skipped, as are
+//! directories without the expected file; everything else must be valid or loading fails.
+//! Order is deterministic (sorted by directory name). Each file is opened once and never
+//! canonicalized, and providers are decoded on a few threads, so loading hundreds of
+//! providers stays within the startup budget.
+
+use std::collections::BTreeMap;
+use std::io::{ErrorKind, Read};
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+use std::thread::{Builder, ScopedJoinHandle};
+
+use sha2::{Digest, Sha256};
+
+use super::error::RegistryError;
+use super::loaded::{PROVIDER_FILE, Provider, TARGET_FILE, TARGETS_DIR, Target};
+use super::provider::{ProviderConfig, TargetingMode};
+use super::target::TargetConfig;
+use super::validate::{self, FieldError, Installed};
+
+/// Loads and validates every provider under `<root>/providers`.
+pub fn load_providers(root: &Path) -> Result<Vec<Provider>, RegistryError> {
+    let Some(dirs) = sorted_children(&root.join("providers"))? else {
+        return Ok(Vec::new());
+    };
+    let providers = load_in_parallel(&dirs)?;
+    let installed = check_unique(&providers)?;
+    check_references(&providers, &installed)?;
+    Ok(providers)
+}
+
+/// Upper bound on loader threads; decoding is CPU-bound and the tree is small.
+const MAX_THREADS: usize = 8;
+
+/// Providers are independent until the cross-provider checks, so contiguous chunks of the
+/// sorted directories are decoded on separate threads and joined back in order. The result,
+/// including which error is reported first, is the same as loading one by one.
+fn load_in_parallel(dirs: &[PathBuf]) -> Result<Vec<Provider>, RegistryError> {
+    let threads = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    let chunk_len = dirs.len().div_ceil(threads.clamp(1, MAX_THREADS)).max(1);
+    let chunks: Vec<Result<Vec<Provider>, RegistryError>> = std::thread::scope(|scope| {
+        let pending: Vec<Pending<'_>> = dirs
+            .chunks(chunk_len)
+            .map(|chunk| {
+                let job = move || load_chunk(chunk);
+                match Builder::new()
+                    .name("registry-load".into())
+                    .spawn_scoped(scope, job)
+                {
+                    Ok(handle) => Pending::Running(handle),
+                    // No thread available: do the work here instead.
+                    Err(_) => Pending::Done(job()),
+                }
+            })
+            .collect();
+        pending.into_iter().map(Pending::finish).collect()
+    });
+    let mut providers = Vec::new();
+    for chunk in chunks {
+        providers.extend(chunk?);
+    }
+    Ok(providers)
+}
+
+enum Pending<'scope> {
+    Running(ScopedJoinHandle<'scope, Result<Vec<Provider>, RegistryError>>),
+    Done(Result<Vec<Provider>, RegistryError>),
+}
+
+impl Pending<'_> {
+    fn finish(self) -> Result<Vec<Provider>, RegistryError> {
+        match self {
+            // Loading never panics; if a bug made it, the panic is not swallowed.
+            Pending::Running(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Pending::Done(result) => result,
+        }
+    }
+}
+
+fn load_chunk(dirs: &[PathBuf]) -> Result<Vec<Provider>, RegistryError> {
+    let mut providers = Vec::new();
+    for dir in dirs {
+        if let Some(provider) = load_provider(dir.clone())? {
+            providers.push(provider);
+        }
+    }
+    Ok(providers)
+}
+
+fn load_provider(dir: PathBuf) -> Result<Option<Provider>, RegistryError> {
+    let path = dir.join(PROVIDER_FILE);
+    let Some(bytes) = read_if_present(&path)? else {
+        return Ok(None);
+    };
+    let config: ProviderConfig = decode(&path, &bytes)?;
+    validate::check_provider(&config).map_err(|error| invalid(&path, error))?;
+    let targets = load_targets(&dir, &config)?;
+    Ok(Some(Provider {
+        dir,
+        config,
+        targets,
+    }))
+}
+
+fn load_targets(
+    provider_dir: &Path,
+    config: &ProviderConfig,
+) -> Result<BTreeMap<String, Target>, RegistryError> {
+    let mut targets = BTreeMap::new();
+    let Some(dirs) = sorted_children(&provider_dir.join(TARGETS_DIR))? else {
+        return Ok(targets);
+    };
+    for dir in dirs {
+        let path = dir.join(TARGET_FILE);
+        let Some(bytes) = read_if_present(&path)? else {
+            continue;
+        };
+        let Some(targeting) = &config.targeting else {
+            return Err(RegistryError::TargetWithoutTargeting {
+                target: path,
+                provider: provider_dir.join(PROVIDER_FILE),
+            });
+        };
+        let target = load_target(dir, path, &bytes, targeting.mode)?;
+        targets.insert(target.config.name.clone(), target);
+    }
+    Ok(targets)
+}
+
+fn load_target(
+    dir: PathBuf,
+    path: PathBuf,
+    bytes: &[u8],
+    mode: TargetingMode,
+) -> Result<Target, RegistryError> {
+    let config: TargetConfig = decode(&path, bytes)?;
+    let directory = dir.file_name().and_then(|name| name.to_str());
+    validate::check_target(&config, directory, mode).map_err(|error| invalid(&path, error))?;
+    let scope = validate::resolved_scope(&config, mode).to_string();
+    Ok(Target {
+        dir,
+        config,
+        scope,
+        binding_digest: sha256_hex(bytes),
+    })
+}
+
+/// Names and tools are unique; the first provider (in load order) keeps them.
+fn check_unique(providers: &[Provider]) -> Result<Installed<'_>, RegistryError> {
+    let mut installed = Installed {
+        by_tool: BTreeMap::new(),
+        by_name: BTreeMap::new(),
+    };
+    let mut first_path: BTreeMap<(&str, &str), &Provider> = BTreeMap::new();
+    for provider in providers {
+        for (field, value) in [("name", provider.name()), ("tool", provider.tool())] {
+            if let Some(first) = first_path.insert((field, value), provider) {
+                return Err(RegistryError::Duplicate {
+                    field,
+                    value: value.to_string(),
+                    first: first.config_path(),
+                    second: provider.config_path(),
+                });
+            }
+        }
+        installed.by_tool.insert(provider.tool(), &provider.config);
+        installed.by_name.insert(provider.name(), &provider.config);
+    }
+    Ok(installed)
+}
+
+fn check_references(
+    providers: &[Provider],
+    installed: &Installed<'_>,
+) -> Result<(), RegistryError> {
+    for provider in providers {
+        for target in provider.targets.values() {
+            validate::check_target_references(&target.config, &provider.config, installed)
+                .map_err(|error| invalid(&target.config_path(), error))?;
+        }
+    }
+    Ok(())
+}
+
+/// Visible child paths of `dir`, sorted by name; `None` when `dir` does not exist.
+fn sorted_children(dir: &Path) -> Result<Option<Vec<PathBuf>>, RegistryError> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(io(dir, error)),
+    };
+    let mut children = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|error| io(dir, error))?;
+        if !entry.file_name().as_encoded_bytes().starts_with(b".") {
+            children.push(entry.path());
+        }
+    }
+    children.sort_unstable();
+    Ok(Some(children))
+}
+
+/// Far above any real provider or target file; keeps a stray huge file from being read whole.
+const MAX_FILE_BYTES: u64 = 1024 * 1024;
+
+/// The file's bytes, or `None` when it (or its parent directory) does not exist.
+fn read_if_present(path: &Path) -> Result<Option<Vec<u8>>, RegistryError> {
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(error) if matches!(error.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+            return Ok(None);
+        }
+        Err(error) => return Err(io(path, error)),
+    };
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|error| io(path, error))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(RegistryError::Yaml {
+            path: path.to_path_buf(),
+            line: None,
+            column: None,
+            message: format!("larger than {MAX_FILE_BYTES} bytes"),
+        });
+    }
+    Ok(Some(bytes))
+}
+
+fn decode<T: serde::de::DeserializeOwned>(path: &Path, bytes: &[u8]) -> Result<T, RegistryError> {
+    let text = std::str::from_utf8(bytes).map_err(|error| RegistryError::Yaml {
+        path: path.to_path_buf(),
+        line: None,
+        column: None,
+        message: format!("not valid UTF-8: {error}"),
+    })?;
+    jasper::yaml::from_str(text).map_err(|error| RegistryError::Yaml {
+        path: path.to_path_buf(),
+        line: error.line,
+        column: error.column,
+        message: error.message,
+    })
+}
+
+fn invalid(path: &Path, error: FieldError) -> RegistryError {
+    RegistryError::Invalid {
+        path: path.to_path_buf(),
+        field: error.field,
+        message: error.message,
+    }
+}
+
+fn io(path: &Path, error: std::io::Error) -> RegistryError {
+    RegistryError::Io {
+        path: path.to_path_buf(),
+        error,
+    }
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    let mut hex = String::with_capacity(64);
+    for byte in Sha256::digest(bytes) {
+        let _ = write!(hex, "{byte:02x}");
+    }
+    hex
+}
