@@ -17,7 +17,7 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
         Err(error) => {
-            eprintln!("torii: {}", error_chain(&error));
+            eprintln!("torii: {}", crate::errors::chain(&error));
             ExitCode::from(error.exit_code())
         }
     }
@@ -27,26 +27,6 @@ fn run(parsed: Cli) -> Result<(), CliError> {
     let root = crate::paths::config_root()?;
     match parsed.command {
         Some(command) => cli::run(command, &root),
-        None => {
-            // The MCP server lands with the dispatcher; until then show what exists.
-            use clap::CommandFactory;
-            let _ = Cli::command().print_help();
-            Ok(())
-        }
+        None => Ok(crate::mcp::serve(&root)?),
     }
-}
-
-/// The error and its sources, so the user sees the whole reason on one line.
-fn error_chain(error: &dyn std::error::Error) -> String {
-    let mut message = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        let text = cause.to_string();
-        if !message.contains(&text) {
-            message.push_str(": ");
-            message.push_str(&text);
-        }
-        source = cause.source();
-    }
-    message
 }

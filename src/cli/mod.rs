@@ -31,6 +31,8 @@ pub enum CliError {
     },
     #[error(transparent)]
     Registry(#[from] crate::registry::RegistryError),
+    #[error(transparent)]
+    Serve(#[from] crate::mcp::ServeError),
     /// A command that does not exist but that people type; the message is the correction.
     #[error("{0}")]
     Correction(&'static str),

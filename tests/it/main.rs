@@ -1,6 +1,6 @@
 //! All of Torii's integration tests form one test binary (one link, one run); each area is a
 //! module. Helpers that make a fresh config root and run the real executable live in `common`.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
 
 mod cli;
 mod common;

@@ -28,18 +28,28 @@ pub struct Envelope {
 pub struct EnvelopeError(pub String);
 
 /// Checks `arguments` against `shape`.
-pub fn parse(arguments: Option<&Map<String, Value>>, shape: &Shape) -> Result<Envelope, EnvelopeError> {
+pub fn parse(
+    arguments: Option<&Map<String, Value>>,
+    shape: &Shape,
+) -> Result<Envelope, EnvelopeError> {
     let empty = Map::new();
     let arguments = arguments.unwrap_or(&empty);
     let allowed: &[&str] = match shape {
         Shape::Simple => &["args"],
         Shape::TargetAware { .. } => &["target", "args"],
     };
-    if let Some(extra) = arguments.keys().find(|key| !allowed.contains(&key.as_str())) {
+    if let Some(extra) = arguments
+        .keys()
+        .find(|key| !allowed.contains(&key.as_str()))
+    {
         return Err(EnvelopeError(format!(
             "unexpected field `{}`; this tool accepts only {}",
             clip(extra),
-            allowed.iter().map(|name| format!("`{name}`")).collect::<Vec<_>>().join(" and ")
+            allowed
+                .iter()
+                .map(|name| format!("`{name}`"))
+                .collect::<Vec<_>>()
+                .join(" and ")
         )));
     }
     let target = match shape {
@@ -61,21 +71,33 @@ fn parse_target(value: Option<&Value>, aliases: &[String]) -> Result<String, Env
         }
     };
     match value {
-        None => Err(EnvelopeError(format!("missing required field `target`; {}", configured()))),
-        Some(Value::String(alias)) if aliases.iter().any(|known| known == alias) => Ok(alias.clone()),
+        None => Err(EnvelopeError(format!(
+            "missing required field `target`; {}",
+            configured()
+        ))),
+        Some(Value::String(alias)) if aliases.iter().any(|known| known == alias) => {
+            Ok(alias.clone())
+        }
         Some(Value::String(alias)) => Err(EnvelopeError(format!(
             "unknown target `{}`; {}",
             clip(alias),
             configured()
         ))),
-        Some(_) => Err(EnvelopeError(format!("`target` must be a string; {}", configured()))),
+        Some(_) => Err(EnvelopeError(format!(
+            "`target` must be a string; {}",
+            configured()
+        ))),
     }
 }
 
 fn parse_args(value: Option<&Value>) -> Result<Vec<String>, EnvelopeError> {
     const SHAPE: &str = "`args` must be a non-empty array of strings, one item per argument";
     let items = match value {
-        None => return Err(EnvelopeError(format!("missing required field `args`; {SHAPE}"))),
+        None => {
+            return Err(EnvelopeError(format!(
+                "missing required field `args`; {SHAPE}"
+            )));
+        }
         Some(Value::Array(items)) if items.is_empty() => {
             return Err(EnvelopeError(format!("`args` is empty; {SHAPE}")));
         }
@@ -88,11 +110,13 @@ fn parse_args(value: Option<&Value>) -> Result<Vec<String>, EnvelopeError> {
         .map(|(index, item)| match item {
             // No operating system can pass a NUL inside an argument; refuse it here rather
             // than fail later at launch.
-            Value::String(text) if text.contains('\0') => {
-                Err(EnvelopeError(format!("`args[{index}]` contains a NUL character")))
-            }
+            Value::String(text) if text.contains('\0') => Err(EnvelopeError(format!(
+                "`args[{index}]` contains a NUL character"
+            ))),
             Value::String(text) => Ok(text.clone()),
-            _ => Err(EnvelopeError(format!("`args[{index}]` must be a string; {SHAPE}"))),
+            _ => Err(EnvelopeError(format!(
+                "`args[{index}]` must be a string; {SHAPE}"
+            ))),
         })
         .collect()
 }
@@ -121,19 +145,30 @@ mod tests {
     }
 
     fn targets() -> Shape {
-        Shape::TargetAware { aliases: vec!["lab".into(), "prod".into()] }
+        Shape::TargetAware {
+            aliases: vec!["lab".into(), "prod".into()],
+        }
     }
 
     #[test]
     fn simple_call_is_accepted() {
         let envelope = parse(Some(&object(json!({"args": ["s3", "ls"]}))), &Shape::Simple).unwrap();
-        assert_eq!(envelope, Envelope { target: None, args: vec!["s3".into(), "ls".into()] });
+        assert_eq!(
+            envelope,
+            Envelope {
+                target: None,
+                args: vec!["s3".into(), "ls".into()]
+            }
+        );
     }
 
     #[test]
     fn target_call_is_accepted() {
-        let envelope =
-            parse(Some(&object(json!({"target": "lab", "args": ["get", "pods"]}))), &targets()).unwrap();
+        let envelope = parse(
+            Some(&object(json!({"target": "lab", "args": ["get", "pods"]}))),
+            &targets(),
+        )
+        .unwrap();
         assert_eq!(envelope.target.as_deref(), Some("lab"));
     }
 
@@ -142,16 +177,52 @@ mod tests {
         let cases: Vec<(Value, Shape, &str)> = vec![
             (json!({}), Shape::Simple, "missing required field `args`"),
             (json!({"args": []}), Shape::Simple, "`args` is empty"),
-            (json!({"args": "s3 ls"}), Shape::Simple, "non-empty array of strings"),
-            (json!({"args": ["s3", 1]}), Shape::Simple, "`args[1]` must be a string"),
-            (json!({"args": ["s3", null]}), Shape::Simple, "`args[1]` must be a string"),
+            (
+                json!({"args": "s3 ls"}),
+                Shape::Simple,
+                "non-empty array of strings",
+            ),
+            (
+                json!({"args": ["s3", 1]}),
+                Shape::Simple,
+                "`args[1]` must be a string",
+            ),
+            (
+                json!({"args": ["s3", null]}),
+                Shape::Simple,
+                "`args[1]` must be a string",
+            ),
             (json!({"args": ["a\u{0}b"]}), Shape::Simple, "NUL"),
-            (json!({"args": ["s3"], "command": "x"}), Shape::Simple, "unexpected field `command`"),
-            (json!({"args": ["s3"], "target": "lab"}), Shape::Simple, "unexpected field `target`"),
-            (json!({"args": ["get"]}), targets(), "missing required field `target`; configured targets: lab, prod"),
-            (json!({"target": "nope", "args": ["get"]}), targets(), "unknown target `nope`; configured targets: lab, prod"),
-            (json!({"target": 3, "args": ["get"]}), targets(), "`target` must be a string"),
-            (json!({"target": "lab", "args": ["get"], "context": "x"}), targets(), "unexpected field `context`"),
+            (
+                json!({"args": ["s3"], "command": "x"}),
+                Shape::Simple,
+                "unexpected field `command`",
+            ),
+            (
+                json!({"args": ["s3"], "target": "lab"}),
+                Shape::Simple,
+                "unexpected field `target`",
+            ),
+            (
+                json!({"args": ["get"]}),
+                targets(),
+                "missing required field `target`; configured targets: lab, prod",
+            ),
+            (
+                json!({"target": "nope", "args": ["get"]}),
+                targets(),
+                "unknown target `nope`; configured targets: lab, prod",
+            ),
+            (
+                json!({"target": 3, "args": ["get"]}),
+                targets(),
+                "`target` must be a string",
+            ),
+            (
+                json!({"target": "lab", "args": ["get"], "context": "x"}),
+                targets(),
+                "unexpected field `context`",
+            ),
             (
                 json!({"target": "lab", "args": ["get"]}),
                 Shape::TargetAware { aliases: vec![] },
@@ -167,7 +238,14 @@ mod tests {
 
     #[test]
     fn unknown_target_error_lists_only_configured_aliases() {
-        let error = parse(Some(&object(json!({"target": "../../etc", "args": ["x"]}))), &targets()).unwrap_err();
-        assert!(error.0.ends_with("configured targets: lab, prod"), "{error}");
+        let error = parse(
+            Some(&object(json!({"target": "../../etc", "args": ["x"]}))),
+            &targets(),
+        )
+        .unwrap_err();
+        assert!(
+            error.0.ends_with("configured targets: lab, prod"),
+            "{error}"
+        );
     }
 }

@@ -1,0 +1,76 @@
+//! What a target alias adds to the child process: the trusted arguments that pin its binding
+//! (`--context`, `--profile`, `--region`) and, for `aws_profile`, the environment changes that
+//! keep inherited credentials or endpoints from overriding the pinned profile.
+//!
+//! These values come only from the human's `target.yaml`; they never appear in MCP results or
+//! in the audit log.
+
+use crate::registry::{Provider, Target, TargetingMode};
+
+/// Inherited variables removed from an `aws_profile` child: credentials, profile, region and
+/// endpoint settings that the AWS CLI would prefer over `--profile`.
+pub const AWS_PROFILE_REMOVED_ENV: &[&str] = &[
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+    "AWS_SECURITY_TOKEN",
+    "AWS_PROFILE",
+    "AWS_DEFAULT_PROFILE",
+    "AWS_REGION",
+    "AWS_DEFAULT_REGION",
+    "AWS_ENDPOINT_URL",
+    "AWS_CA_BUNDLE",
+    "AWS_CONFIG_FILE",
+    "AWS_SHARED_CREDENTIALS_FILE",
+    "AWS_CREDENTIAL_EXPIRATION",
+    "AWS_WEB_IDENTITY_TOKEN_FILE",
+    "AWS_ROLE_ARN",
+    "AWS_ROLE_SESSION_NAME",
+];
+
+/// The arguments placed between the provider's `args_prefix` and the agent's arguments.
+pub fn target_args(provider: &Provider, target: &Target) -> Vec<String> {
+    let config = target.config();
+    match provider
+        .config()
+        .targeting
+        .as_ref()
+        .map(|targeting| targeting.mode)
+    {
+        Some(TargetingMode::KubectlContext) => config
+            .context
+            .iter()
+            .flat_map(|context| ["--context".to_string(), context.clone()])
+            .collect(),
+        Some(TargetingMode::AwsProfile) => {
+            let profile = config.identity.profile.iter();
+            let region = config.region.iter();
+            profile
+                .flat_map(|profile| ["--profile".to_string(), profile.clone()])
+                .chain(region.flat_map(|region| ["--region".to_string(), region.clone()]))
+                .collect()
+        }
+        None => Vec::new(),
+    }
+}
+
+/// Environment removed from, and set on, the target's child.
+pub fn target_env(provider: &Provider, target: &Target) -> (Vec<String>, Vec<(String, String)>) {
+    let mut removed: Vec<String> = provider.config().auth.removed_env.clone();
+    let mut set = Vec::new();
+    let is_aws_profile = provider
+        .config()
+        .targeting
+        .as_ref()
+        .is_some_and(|targeting| targeting.mode == TargetingMode::AwsProfile);
+    if is_aws_profile {
+        removed.extend(AWS_PROFILE_REMOVED_ENV.iter().map(|name| name.to_string()));
+    }
+    if let (Some(variable), Some(profile)) = (
+        &provider.config().auth.profile_env,
+        &target.config().identity.profile,
+    ) {
+        set.push((variable.clone(), profile.clone()));
+    }
+    (removed, set)
+}

@@ -1,0 +1,357 @@
+//! The dispatcher: the only module that knows the order of a call.
+//!
+//! ```text
+//! validate envelope → resolve provider/target, refuse locked options → load rules.yaml
+//! → forbidden_args / explicit deny → lease (target-aware) → accept / grant / human decision
+//! → re-check lease → load .env + session → identity → re-check lease → run
+//! ```
+//!
+//! Every step that can fail, fails closed. Nothing on a denied path reads `.env`, credentials,
+//! caches or runs a validator: those reads come strictly after an allow.
+
+mod binding;
+pub mod envelope;
+mod human;
+mod locked;
+mod outcome;
+mod policy;
+mod policy_view;
+mod session;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde_json::{Map, Value};
+
+pub use envelope::{Envelope, EnvelopeError, Shape};
+pub use human::{Interface, NO_GUI_ENV};
+pub use locked::locked_options;
+pub use outcome::{CallOutcome, DecisionView, Source, Verdict};
+pub use policy::{PolicyCache, PolicyLoadError, effective_rules_path};
+pub use policy_view::{PolicyView, PolicyViewError};
+
+use crate::audit::{AuditLog, Event, Reference};
+use crate::registry::{Provider, Registry, Target};
+use crate::runner::{self, Launch};
+use crate::settings::Settings;
+
+/// A call refused before it reached a provider: the MCP layer answers invalid-params.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    #[error("unknown tool `{0}`")]
+    UnknownTool(String),
+    #[error(transparent)]
+    Envelope(#[from] EnvelopeError),
+}
+
+/// Everything a call needs, loaded once at startup and shared by concurrent calls.
+#[derive(Debug)]
+pub struct Dispatcher {
+    registry: Arc<Registry>,
+    settings: Settings,
+    audit: AuditLog,
+    policies: PolicyCache,
+    interface: Interface,
+}
+
+impl Dispatcher {
+    pub fn new(
+        registry: Arc<Registry>,
+        settings: Settings,
+        audit: AuditLog,
+        interface: Interface,
+    ) -> Self {
+        Self {
+            registry,
+            settings,
+            audit,
+            policies: PolicyCache::default(),
+            interface,
+        }
+    }
+
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// What `tool`'s arguments look like: `{args}` or `{target, args}` with every alias.
+    pub fn shape(provider: &Provider) -> Shape {
+        if provider.is_target_aware() {
+            Shape::TargetAware {
+                aliases: provider.targets().keys().cloned().collect(),
+            }
+        } else {
+            Shape::Simple
+        }
+    }
+
+    /// Runs one tool call through the whole pipeline.
+    pub async fn call(
+        &self,
+        tool: &str,
+        arguments: Option<&Map<String, Value>>,
+    ) -> Result<CallOutcome, Refusal> {
+        let provider = self
+            .registry
+            .by_tool(tool)
+            .ok_or_else(|| Refusal::UnknownTool(tool.to_string()))?;
+        let envelope = envelope::parse(arguments, &Self::shape(provider))?;
+        let target = envelope
+            .target
+            .as_deref()
+            .and_then(|alias| provider.target(alias));
+        Ok(self.authorized_call(provider, target, &envelope.args).await)
+    }
+
+    async fn authorized_call(
+        &self,
+        provider: &Provider,
+        target: Option<&Target>,
+        args: &[String],
+    ) -> CallOutcome {
+        let outcome = CallOutcome::new(provider.tool(), target.map(Target::alias));
+        if let Some(flag) = locked::find_locked(provider, args) {
+            // Before policy and before `invoke`: nothing is audited, the value is not echoed.
+            return outcome.failed(format!(
+                "`{flag}` is locked: the target alias already fixes the context, identity and \
+                 endpoint. Remove it and call again with the same target."
+            ));
+        }
+        let scope = audit_scope(provider, target);
+        let reference = Reference::from_args(args);
+        self.audit.record(&scope, Event::Invoke, &reference, None);
+
+        let policy = match self.policies.load(provider, target).await {
+            Ok(policy) => policy,
+            Err(error) => return outcome.failed(error.to_string()),
+        };
+        let evaluation = policy.evaluate(args);
+        if !evaluation.ignored_accept_matches.is_empty() {
+            let detail = format!(
+                "below minimum_accept_tokens={}",
+                policy.settings().minimum_accept_tokens
+            );
+            self.audit
+                .record(&scope, Event::InvalidAccept, &reference, Some(&detail));
+        }
+
+        // Explicit denies end the call before any lease, grant, human, env or auth.
+        let rules_decision = match evaluation.decision {
+            jasper::Decision::Forbidden { arg } => {
+                self.audit.record(
+                    &scope,
+                    Event::DeniedExplicit,
+                    &reference,
+                    Some("forbidden-arg"),
+                );
+                return outcome.denied(
+                    DecisionView::deny(Source::ForbiddenArg, Some(arg.clone())),
+                    format!(
+                        "the argument `{arg}` is forbidden for this tool: it opens a channel the \
+                         policy cannot inspect. Pass the content inline instead."
+                    ),
+                );
+            }
+            jasper::Decision::DeniedExplicit { rule } => {
+                self.audit
+                    .record(&scope, Event::DeniedExplicit, &reference, None);
+                return outcome.denied(
+                    DecisionView::deny(Source::ExplicitDeny, Some(rule.clone())),
+                    format!(
+                        "denied by the policy rule `{rule}`. This operation is not available to \
+                         the agent; do not retry it."
+                    ),
+                );
+            }
+            other => other,
+        };
+
+        if let Some(target) = target
+            && let Err(denied) = self.require_lease(provider, target, &scope, &outcome)
+        {
+            return *denied;
+        }
+
+        let decision = match rules_decision {
+            jasper::Decision::Allowed { rule } => {
+                self.audit
+                    .record(&scope, Event::AllowedByRules, &reference, None);
+                DecisionView::allow(Source::Rules, Some(rule))
+            }
+            _ => match self.find_grant(provider, target, args).await {
+                Some(grant) => {
+                    self.audit
+                        .record(&scope, Event::AllowedByGrant, &reference, Some(&grant));
+                    DecisionView::allow(Source::Grant, Some(grant))
+                }
+                None => {
+                    // No window in this build: the human cannot be asked, so deny.
+                    self.audit
+                        .record(&scope, Event::DeniedInterface, &reference, None);
+                    return outcome.denied(
+                        DecisionView::deny(Source::HumanDeny, None),
+                        format!(
+                            "no rule allows this call and {}. Call `torii_policy` to see what is \
+                             allowed, or ask the human to approve it.",
+                            self.interface.unavailable_reason()
+                        ),
+                    );
+                }
+            },
+        };
+        let mut outcome = outcome;
+        outcome.decision = Some(decision);
+        self.execute(provider, target, args, &scope, &reference, outcome)
+            .await
+    }
+
+    /// Target-aware calls need a human lease on the alias before grants, env or auth. Lease
+    /// state arrives with its own module; until then every alias is inactive and the human
+    /// cannot be asked in this build, so the call is denied (fail closed).
+    fn require_lease(
+        &self,
+        _provider: &Provider,
+        target: &Target,
+        scope: &str,
+        outcome: &CallOutcome,
+    ) -> Result<(), Box<CallOutcome>> {
+        let alias = Reference::label(target.alias());
+        self.audit
+            .record(scope, Event::TargetAccessRequested, &alias, None);
+        let phase = match self.interface {
+            Interface::Headless => "headless",
+            Interface::NoWindow => "no-window",
+        };
+        self.audit
+            .record(scope, Event::TargetAccessDenied, &alias, Some(phase));
+        Err(Box::new(outcome.clone().denied(
+            DecisionView::deny(Source::HumanDeny, None),
+            format!(
+                "target `{}` is configured but not active, and {}. Ask the human to activate it; \
+                 do not switch to another target on your own.",
+                target.alias(),
+                self.interface.unavailable_reason()
+            ),
+        )))
+    }
+
+    /// A non-expired grant for exactly these arguments (a corrupt file grants nothing).
+    async fn find_grant(
+        &self,
+        provider: &Provider,
+        target: Option<&Target>,
+        args: &[String],
+    ) -> Option<String> {
+        let path = match target {
+            Some(target) => target.grants_path(),
+            None => provider.grants_path(),
+        };
+        let text = tokio::fs::read_to_string(&path).await.ok()?;
+        let grants = jasper::Grants::parse(&text);
+        grants.find(args, now_epoch()).map(|entry| {
+            format!(
+                "{} grant on {} tokens",
+                entry.matcher.mode().as_str(),
+                entry.matcher.token_count()
+            )
+        })
+    }
+
+    /// After an allow: environment, session, then the process.
+    async fn execute(
+        &self,
+        provider: &Provider,
+        target: Option<&Target>,
+        args: &[String],
+        scope: &str,
+        reference: &Reference,
+        outcome: CallOutcome,
+    ) -> CallOutcome {
+        let env = match load_env(provider, target).await {
+            Ok(env) => env,
+            Err(error) => return outcome.failed(error),
+        };
+        if let Err(error) = session::prepare(
+            provider,
+            &env,
+            &self.audit,
+            scope,
+            self.settings.max_output_bytes,
+        )
+        .await
+        {
+            return outcome.failed(error.to_string());
+        }
+        let program = match runner::resolve(&provider.config().command) {
+            Ok(program) => program,
+            Err(error) => return outcome.failed(crate::errors::chain(&error)),
+        };
+        let mut launch_args = provider.config().args_prefix.clone();
+        let mut env_remove = provider.config().auth.removed_env.clone();
+        let mut env_overlay = env;
+        if let Some(target) = target {
+            launch_args.extend(binding::target_args(provider, target));
+            let (removed, set) = binding::target_env(provider, target);
+            env_remove.extend(removed);
+            env_overlay.extend(set);
+        }
+        launch_args.extend(args.iter().cloned());
+        let launch = Launch {
+            program,
+            args: launch_args,
+            env_overlay,
+            env_remove,
+            max_output_bytes: self.settings.max_output_bytes,
+        };
+        match runner::run(launch).await {
+            Ok(execution) => {
+                let detail = format!("exit={}", execution.exit_code);
+                self.audit
+                    .record(scope, Event::Ran, reference, Some(&detail));
+                let mut outcome = outcome;
+                outcome.execution = Some(execution);
+                outcome
+            }
+            Err(error) => outcome.failed(crate::errors::chain(&error)),
+        }
+    }
+}
+
+/// `provider` for simple providers, `provider/alias` for targets.
+fn audit_scope(provider: &Provider, target: Option<&Target>) -> String {
+    match target {
+        Some(target) => format!("{}/{}", provider.name(), target.alias()),
+        None => provider.name().to_string(),
+    }
+}
+
+/// The provider's `.env`, with the target's `.env` overriding shared keys. Missing files are
+/// empty; a malformed one fails the call naming the file.
+async fn load_env(
+    provider: &Provider,
+    target: Option<&Target>,
+) -> Result<Vec<(String, String)>, String> {
+    let shared = read_env(&provider.env_file_path()).await?;
+    match target {
+        Some(target) => Ok(runner::dotenv::overlay(
+            shared,
+            read_env(&target.env_file_path()).await?,
+        )),
+        None => Ok(shared),
+    }
+}
+
+async fn read_env(path: &Path) -> Result<Vec<(String, String)>, String> {
+    let path = path.to_path_buf();
+    tokio::task::spawn_blocking(move || runner::read_env_file(&path))
+        .await
+        .map_err(|error| format!("cannot read the environment file: {error}"))?
+        .map_err(|error| crate::errors::chain(&error))
+}
+
+fn now_epoch() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |age| age.as_secs())
+}

@@ -1,0 +1,92 @@
+//! The MCP protocol adapter: tools/list and tools/call over rmcp. It translates, and nothing
+//! more: every decision belongs to the dispatcher.
+
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
+    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{RoleServer, ServerHandler};
+use serde::Serialize;
+
+use super::instructions::INSTRUCTIONS;
+use super::tools::{POLICY_TOOL, all_tools};
+use crate::dispatch::{Dispatcher, PolicyViewError, Refusal};
+
+/// The server: the dispatcher and the tool list built at startup.
+#[derive(Clone)]
+pub struct ToriiServer {
+    dispatcher: Arc<Dispatcher>,
+    tools: Arc<Vec<Tool>>,
+}
+
+impl ToriiServer {
+    pub fn new(dispatcher: Arc<Dispatcher>) -> Self {
+        let tools = Arc::new(all_tools(dispatcher.registry()));
+        Self { dispatcher, tools }
+    }
+}
+
+fn invalid_params(refusal: &Refusal) -> ErrorData {
+    ErrorData::invalid_params(refusal.to_string(), None)
+}
+
+/// The same JSON as text content and as structured content.
+fn result<T: Serialize>(value: &T, is_error: bool) -> Result<CallToolResult, ErrorData> {
+    let json = serde_json::to_value(value).map_err(|error| {
+        ErrorData::internal_error(format!("cannot encode the result: {error}"), None)
+    })?;
+    let mut result = if is_error {
+        CallToolResult::error(vec![ContentBlock::text(json.to_string())])
+    } else {
+        CallToolResult::success(vec![ContentBlock::text(json.to_string())])
+    };
+    result.structured_content = Some(json);
+    Ok(result)
+}
+
+impl ServerHandler for ToriiServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("torii", env!("CARGO_PKG_VERSION")))
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let arguments = request.arguments.as_ref();
+        if request.name == POLICY_TOOL {
+            return match self.dispatcher.policy_view(arguments).await {
+                Ok(view) => result(&view, false),
+                Err(PolicyViewError::Refused(refusal)) => Err(invalid_params(&refusal)),
+                Err(PolicyViewError::Failed {
+                    provider,
+                    target,
+                    error,
+                }) => result(
+                    &serde_json::json!({ "provider": provider, "target": target, "error": error }),
+                    true,
+                ),
+            }
+            .map(CallToolResponse::from);
+        }
+        match self.dispatcher.call(&request.name, arguments).await {
+            Ok(outcome) => result(&outcome, outcome.is_error()).map(CallToolResponse::from),
+            Err(refusal) => Err(invalid_params(&refusal)),
+        }
+    }
+}
