@@ -38,3 +38,79 @@ impl Root {
         command
     }
 }
+
+/// A provider directory with `provider.yaml` and `rules.yaml`.
+pub fn install_provider(root: &Root, dir: &str, provider_yaml: &str, rules_yaml: &str) {
+    root.write(&format!("providers/{dir}/provider.yaml"), provider_yaml);
+    root.write(&format!("providers/{dir}/rules.yaml"), rules_yaml);
+}
+
+/// A simple provider whose command is the fake CLI `name`.
+pub fn simple_provider(name: &str, policy: &str) -> String {
+    format!(
+        "version: \"1\"\nname: {name}\ntool: {name}\ndescription: fake {name} CLI\ncommand: {name}\n{policy}"
+    )
+}
+
+/// A fake CLI on a private `PATH` directory: it records each launch (one line with the args
+/// joined by `\u{1f}`) in `<name>.calls` beside it, then runs `body` (shell) for its output.
+/// The marker file is how a test proves that nothing ran.
+pub struct FakeCli {
+    pub bin_dir: PathBuf,
+    pub calls: PathBuf,
+}
+
+impl FakeCli {
+    pub fn new(root: &Root, name: &str, body: &str) -> Self {
+        let bin_dir = root.path().join("bin");
+        std::fs::create_dir_all(&bin_dir).unwrap();
+        let calls = bin_dir.join(format!("{name}.calls"));
+        let script = format!(
+            "#!/bin/sh\n( sep=''; for a in \"$@\"; do printf '%s%s' \"$sep\" \"$a\"; sep=$(printf '\\037'); done; echo ) >> '{}'\n{body}\n",
+            calls.display()
+        );
+        let path = bin_dir.join(name);
+        std::fs::write(&path, script).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        Self { bin_dir, calls }
+    }
+
+    /// Each recorded launch, as its argument vector.
+    pub fn launches(&self) -> Vec<Vec<String>> {
+        match std::fs::read_to_string(&self.calls) {
+            Ok(text) => text
+                .lines()
+                .map(|line| line.split('\u{1f}').map(str::to_string).collect())
+                .collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// `PATH` with the fake bin directory first.
+    pub fn path_env(&self) -> std::ffi::OsString {
+        let mut paths = vec![self.bin_dir.clone()];
+        paths.extend(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        ));
+        std::env::join_paths(paths).unwrap()
+    }
+}
+
+/// The audit log lines of a root (empty when the log does not exist).
+pub fn audit_lines(root: &Root) -> Vec<String> {
+    std::fs::read_to_string(root.path().join("torii.log"))
+        .map(|text| text.lines().map(str::to_string).collect())
+        .unwrap_or_default()
+}
+
+/// The event column of each audit line.
+pub fn audit_events(root: &Root) -> Vec<String> {
+    audit_lines(root)
+        .iter()
+        .filter_map(|line| line.split(" | ").nth(2).map(str::to_string))
+        .collect()
+}

@@ -4,5 +4,7 @@
 
 mod cli;
 mod common;
+mod mcp;
+mod mcp_client;
 mod registry;
 mod runner;

@@ -1,0 +1,600 @@
+//! The MCP vertical slice against the real binary: discovery, schemas, envelope errors,
+//! decisions, execution, truncation and torii_policy (book: "API MCP", "Fluxo de uma chamada").
+
+use serde_json::{Value, json};
+
+use crate::common::{FakeCli, Root, audit_events, audit_lines, install_provider, simple_provider};
+use crate::mcp_client::{self, error_code};
+
+const RULES: &str = "version: \"1\"\ndeny:\n  - \"s3 rm\"\n  - \"secrets\"\naccept:\n  - \"s3 ls\"\n  - \"s3 rm\"\n  - \"fail now\"\n  - \"noise\"\n";
+
+/// A root with a simple provider `cli` backed by a fake CLI that prints to both streams.
+fn simple_root(body: &str) -> (Root, FakeCli) {
+    let root = Root::new();
+    install_provider(&root, "cli", &simple_provider("cli", ""), RULES);
+    let fake = FakeCli::new(&root, "cli", body);
+    (root, fake)
+}
+
+const KUBE_PROVIDER: &str = "version: \"1\"\nname: kube\ntool: kube\ndescription: fake kubectl\ncommand: kube\ntargeting:\n  mode: kubectl_context\n  locked_options: [\"--custom-endpoint\"]\n";
+const IDP_PROVIDER: &str =
+    "version: \"1\"\nname: idp\ntool: idp\ndescription: identity provider\ncommand: idp\n";
+
+fn target_yaml(alias: &str, context: &str) -> String {
+    format!("version: \"1\"\nname: {alias}\ncontext: {context}\nidentity:\n  provider: idp\n")
+}
+
+/// A kubectl_context provider with aliases `lab` and `prod` (prod has its own rules).
+fn target_root() -> (Root, FakeCli) {
+    let root = Root::new();
+    install_provider(
+        &root,
+        "kube",
+        KUBE_PROVIDER,
+        "version: \"1\"\ndeny: [\"exec\"]\naccept: [\"get pods\"]\n",
+    );
+    install_provider(&root, "idp", IDP_PROVIDER, "version: \"1\"\n");
+    root.write(
+        "providers/kube/targets/lab/target.yaml",
+        &target_yaml("lab", "secret-context-a"),
+    );
+    root.write(
+        "providers/kube/targets/prod/target.yaml",
+        &target_yaml("prod", "secret-context-b"),
+    );
+    root.write(
+        "providers/kube/targets/prod/rules.yaml",
+        "version: \"1\"\ndeny: [\"get pods\"]\naccept: [\"get nodes\"]\n",
+    );
+    let fake = FakeCli::new(&root, "kube", "echo ran");
+    (root, fake)
+}
+
+#[tokio::test]
+async fn tools_list_has_one_tool_per_provider_and_no_control_tool() {
+    let (root, fake) = target_root();
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    let tools = client.tools().await;
+    let mut names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
+    names.sort();
+    assert_eq!(names, ["idp", "kube", "torii_policy"]);
+    for forbidden in [
+        "reauth", "kill", "install", "edit", "activate", "clear", "shutdown",
+    ] {
+        assert!(
+            !names.iter().any(|name| name.contains(forbidden)),
+            "{forbidden}"
+        );
+    }
+    let policy = tools
+        .iter()
+        .find(|tool| tool.name == "torii_policy")
+        .unwrap();
+    assert_eq!(
+        policy.annotations.as_ref().unwrap().read_only_hint,
+        Some(true)
+    );
+    let instructions = client.instructions().unwrap();
+    assert!(instructions.contains("torii_policy"));
+    assert!(instructions.contains("separate items"));
+    assert!(instructions.contains("context, profile, account or region"));
+    client.close().await;
+    // Discovery alone runs nothing and audits nothing.
+    assert!(fake.launches().is_empty());
+    assert!(audit_lines(&root).is_empty());
+}
+
+#[tokio::test]
+async fn input_schemas_are_exactly_the_books() {
+    let (root, fake) = target_root();
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    let tools = client.tools().await;
+    let schema = |name: &str| {
+        Value::Object(
+            tools
+                .iter()
+                .find(|tool| tool.name == name)
+                .unwrap()
+                .input_schema
+                .as_ref()
+                .clone(),
+        )
+    };
+    let args = json!({"type": "array", "items": {"type": "string"}, "minItems": 1,
+                      "description": "Arguments after the executable, one item per argument."});
+    assert_eq!(
+        schema("idp"),
+        json!({"type": "object", "required": ["args"], "properties": {"args": args},
+               "additionalProperties": false})
+    );
+    assert_eq!(
+        schema("kube"),
+        json!({"type": "object", "required": ["target", "args"],
+               "properties": {"target": {"type": "string", "enum": ["lab", "prod"],
+                                         "description": "A target alias configured by the human."},
+                              "args": args},
+               "additionalProperties": false})
+    );
+    // No context, profile or account anywhere in what the client sees.
+    let listed = serde_json::to_string(&tools).unwrap();
+    assert!(!listed.contains("secret-context"), "{listed}");
+    client.close().await;
+}
+
+#[tokio::test]
+async fn target_aware_tool_without_aliases_has_an_unsatisfiable_target() {
+    let root = Root::new();
+    install_provider(&root, "kube", KUBE_PROVIDER, "version: \"1\"\n");
+    let client = mcp_client::start(&root, &[]).await;
+    let tools = client.tools().await;
+    let kube = tools.iter().find(|tool| tool.name == "kube").unwrap();
+    assert_eq!(kube.input_schema["properties"]["target"]["enum"], json!([]));
+    let error = client
+        .try_call("kube", json!({"target": "lab", "args": ["get"]}))
+        .await
+        .unwrap_err();
+    assert_eq!(error_code(&error), Some(-32602));
+    client.close().await;
+}
+
+#[tokio::test]
+async fn every_envelope_error_is_invalid_params_and_audits_nothing() {
+    let (root, fake) = target_root();
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    let cases = [
+        ("idp", json!({})),
+        ("idp", json!({"args": []})),
+        ("idp", json!({"args": "get pods"})),
+        ("idp", json!({"args": ["get", 7]})),
+        ("idp", json!({"args": ["get"], "extra": true})),
+        ("idp", json!({"args": ["get"], "target": "lab"})),
+        ("kube", json!({"args": ["get", "pods"]})),
+        ("kube", json!({"target": "nope", "args": ["get", "pods"]})),
+        ("kube", json!({"target": ["lab"], "args": ["get", "pods"]})),
+        ("unknown-tool", json!({"args": ["x"]})),
+        ("torii_policy", json!({})),
+        ("torii_policy", json!({"provider": "nope"})),
+        (
+            "torii_policy",
+            json!({"provider": "kube", "target": "nope"}),
+        ),
+        ("torii_policy", json!({"provider": "idp", "target": "lab"})),
+    ];
+    for (tool, arguments) in cases {
+        let error = client.try_call(tool, arguments.clone()).await.unwrap_err();
+        assert_eq!(
+            error_code(&error),
+            Some(-32602),
+            "{tool} {arguments}: {error}"
+        );
+    }
+    let error = client
+        .try_call("kube", json!({"target": "nope", "args": ["x"]}))
+        .await
+        .unwrap_err();
+    assert!(
+        error.to_string().contains("configured targets: lab, prod"),
+        "{error}"
+    );
+    client.close().await;
+    assert!(audit_lines(&root).is_empty(), "{:?}", audit_lines(&root));
+    assert!(fake.launches().is_empty());
+}
+
+#[tokio::test]
+async fn allowed_call_returns_exit_code_and_both_streams() {
+    let (root, fake) = simple_root("echo out-line; echo err-line >&2; exit 0");
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    let (result, is_error) = client
+        .call("cli", json!({"args": ["s3", "ls", "--bucket", "b"]}))
+        .await;
+    assert!(!is_error);
+    assert_eq!(
+        result,
+        json!({
+            "provider": "cli",
+            "decision": {"result": "allow", "source": "rules", "rule": "s3 ls"},
+            "execution": {"exit_code": 0, "stdout": "out-line\n", "stderr": "err-line\n", "truncated": false}
+        })
+    );
+    client.close().await;
+    assert_eq!(fake.launches(), vec![vec!["s3", "ls", "--bucket", "b"]]);
+    assert_eq!(
+        audit_events(&root),
+        ["invoke", "allowed-by-rules", "session-unchecked", "ran"]
+    );
+    assert!(
+        audit_lines(&root)[3].ends_with("| ran | s3 ls | exit=0"),
+        "{:?}",
+        audit_lines(&root)
+    );
+}
+
+#[tokio::test]
+async fn non_zero_exit_is_a_normal_result() {
+    let (root, fake) = simple_root("echo boom >&2; exit 3");
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    let (result, is_error) = client.call("cli", json!({"args": ["fail", "now"]})).await;
+    assert!(!is_error);
+    assert_eq!(result["execution"]["exit_code"], 3);
+    assert_eq!(result["execution"]["stderr"], "boom\n");
+    client.close().await;
+    assert!(audit_lines(&root).last().unwrap().ends_with("exit=3"));
+}
+
+#[tokio::test]
+async fn explicit_deny_wins_over_accept_and_starts_no_process() {
+    let (root, fake) = simple_root("echo ran");
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    let (result, is_error) = client
+        .call("cli", json!({"args": ["s3", "rm", "s3://b/k"]}))
+        .await;
+    assert!(!is_error);
+    assert_eq!(
+        result["decision"],
+        json!({"result": "deny", "source": "explicit-deny", "rule": "s3 rm"})
+    );
+    assert!(result.get("execution").is_none());
+    client.close().await;
+    assert!(
+        fake.launches().is_empty(),
+        "a denied call started the provider"
+    );
+    assert_eq!(audit_events(&root), ["invoke", "denied-explicit"]);
+}
+
+#[tokio::test]
+async fn forbidden_arg_is_denied_anywhere_in_argv() {
+    let root = Root::new();
+    let policy = "policy:\n  forbidden_args: [\"-f\", \"--filename\"]\n";
+    install_provider(
+        &root,
+        "cli",
+        &simple_provider("cli", policy),
+        "version: \"1\"\naccept: [\"sql\"]\n",
+    );
+    let fake = FakeCli::new(&root, "cli", "echo ran");
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    for args in [
+        json!(["sql", "-q", "select 1", "-f", "x.sql"]),
+        json!(["sql", "--filename=x.sql"]),
+        json!(["-f", "x", "sql"]),
+        json!(["sql", "-fx.sql"]),
+    ] {
+        let (result, _) = client.call("cli", json!({ "args": args })).await;
+        assert_eq!(result["decision"]["source"], "forbidden-arg", "{args}");
+        assert_eq!(result["decision"]["result"], "deny");
+        assert!(result.get("execution").is_none());
+    }
+    client.close().await;
+    assert!(fake.launches().is_empty());
+}
+
+#[tokio::test]
+async fn unresolved_call_is_denied_headless_without_a_process() {
+    let (root, fake) = simple_root("echo ran");
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    let (result, is_error) = client
+        .call("cli", json!({"args": ["ec2", "describe-instances"]}))
+        .await;
+    assert!(!is_error);
+    assert_eq!(
+        result["decision"],
+        json!({"result": "deny", "source": "human-deny"})
+    );
+    assert!(result["message"].as_str().unwrap().contains("headless"));
+    client.close().await;
+    assert!(fake.launches().is_empty());
+    assert_eq!(audit_events(&root), ["invoke", "denied-interface"]);
+}
+
+#[tokio::test]
+async fn gui_enabled_without_a_window_also_denies() {
+    let (root, fake) = simple_root("echo ran");
+    let client = mcp_client::start(
+        &root,
+        &[("PATH", fake.path_env()), ("TORII_NO_GUI", "0".into())],
+    )
+    .await;
+    let (result, _) = client
+        .call("cli", json!({"args": ["ec2", "describe-instances"]}))
+        .await;
+    assert_eq!(result["decision"]["source"], "human-deny");
+    client.close().await;
+    assert!(fake.launches().is_empty());
+}
+
+#[tokio::test]
+async fn an_active_grant_allows_exactly_its_scope() {
+    let (root, fake) = simple_root("echo ran");
+    let args: Vec<String> = ["ec2", "describe-instances", "--region", "x"]
+        .map(String::from)
+        .to_vec();
+    let mut grants = jasper::Grants::empty();
+    grants.push(jasper::GrantEntry::new(
+        u64::MAX / 2,
+        jasper::GrantMatcher::exact(&args),
+    ));
+    root.write("providers/cli/grants", &grants.to_yaml());
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    let (result, _) = client.call("cli", json!({ "args": args })).await;
+    assert_eq!(result["decision"]["source"], "grant");
+    assert_eq!(result["execution"]["exit_code"], 0);
+    let (varied, _) = client
+        .call(
+            "cli",
+            json!({"args": ["ec2", "describe-instances", "--region", "y"]}),
+        )
+        .await;
+    assert_eq!(varied["decision"]["source"], "human-deny");
+    client.close().await;
+    assert_eq!(fake.launches().len(), 1);
+    assert_eq!(
+        audit_events(&root),
+        [
+            "invoke",
+            "allowed-by-grant",
+            "session-unchecked",
+            "ran",
+            "invoke",
+            "denied-interface"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn output_over_the_limit_is_truncated() {
+    let (root, fake) = simple_root(
+        "head -c 5000 /dev/zero | tr '\\0' 'a'; head -c 5000 /dev/zero | tr '\\0' 'b' >&2",
+    );
+    root.write("settings.yaml", "max_output_bytes: 1000\n");
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    let (result, _) = client.call("cli", json!({"args": ["s3", "ls"]})).await;
+    let execution = &result["execution"];
+    assert_eq!(execution["truncated"], true);
+    let kept =
+        execution["stdout"].as_str().unwrap().len() + execution["stderr"].as_str().unwrap().len();
+    assert_eq!(kept, 1000);
+    client.close().await;
+}
+
+#[tokio::test]
+async fn missing_rules_file_fails_closed_with_the_books_message() {
+    let (root, fake) = simple_root("echo ran");
+    std::fs::remove_file(root.path().join("providers/cli/rules.yaml")).unwrap();
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    let (result, is_error) = client.call("cli", json!({"args": ["s3", "ls"]})).await;
+    assert!(is_error);
+    assert!(
+        result["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("rules file not found"),
+        "{result}"
+    );
+    assert!(result.get("execution").is_none());
+    client.close().await;
+    assert!(fake.launches().is_empty());
+}
+
+#[tokio::test]
+async fn invalid_regex_fails_closed_and_rules_are_reread_every_call() {
+    let (root, fake) = simple_root("echo ran");
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    root.write(
+        "providers/cli/rules.yaml",
+        "version: \"1\"\naccept: [\"s3 ls\", \"/(unclosed/\"]\n",
+    );
+    let (result, is_error) = client.call("cli", json!({"args": ["s3", "ls"]})).await;
+    assert!(is_error, "{result}");
+    assert!(result.get("decision").is_none());
+    // Fixing the file applies to the next call without a restart.
+    root.write(
+        "providers/cli/rules.yaml",
+        "version: \"1\"\naccept: [\"s3 ls\"]\n",
+    );
+    let (result, _) = client.call("cli", json!({"args": ["s3", "ls"]})).await;
+    assert_eq!(result["decision"]["source"], "rules");
+    root.write(
+        "providers/cli/rules.yaml",
+        "version: \"1\"\ndeny: [\"s3\"]\naccept: [\"s3 ls\"]\n",
+    );
+    let (result, _) = client.call("cli", json!({"args": ["s3", "ls"]})).await;
+    assert_eq!(result["decision"]["source"], "explicit-deny");
+    client.close().await;
+    assert_eq!(fake.launches().len(), 1);
+}
+
+#[tokio::test]
+async fn shell_metacharacters_reach_the_provider_as_literal_items() {
+    let (root, fake) = simple_root("echo ran");
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    let hostile = [
+        "s3",
+        "ls",
+        "$(touch pwned)",
+        "; touch pwned",
+        "| cat",
+        "`id`",
+        "&& x",
+        "*",
+    ];
+    let (result, _) = client.call("cli", json!({ "args": hostile })).await;
+    assert_eq!(result["execution"]["exit_code"], 0);
+    client.close().await;
+    assert_eq!(fake.launches(), vec![hostile.map(String::from).to_vec()]);
+    assert!(!root.path().join("pwned").exists() && !std::path::Path::new("pwned").exists());
+}
+
+#[tokio::test]
+async fn torii_policy_returns_rules_and_target_rules_replace_shared() {
+    let (root, fake) = target_root();
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    let (shared, is_error) = client
+        .call("torii_policy", json!({"provider": "kube"}))
+        .await;
+    assert!(!is_error);
+    assert_eq!(shared["accept"], json!(["get pods"]));
+    assert_eq!(shared["deny"], json!(["exec"]));
+    assert_eq!(shared["minimum_accept_tokens"], 1);
+    assert_eq!(shared["ignored_accept"], json!([]));
+    assert!(
+        shared["unmatched"]
+            .as_str()
+            .unwrap()
+            .contains("default deny")
+    );
+    // prod has its own rules: they replace the shared ones (inactive alias works too).
+    let (prod, _) = client
+        .call(
+            "torii_policy",
+            json!({"provider": "kube", "target": "prod"}),
+        )
+        .await;
+    assert_eq!(prod["target"], "prod");
+    assert_eq!(prod["accept"], json!(["get nodes"]));
+    assert_eq!(prod["deny"], json!(["get pods"]));
+    let (lab, _) = client
+        .call("torii_policy", json!({"provider": "kube", "target": "lab"}))
+        .await;
+    assert_eq!(lab["accept"], json!(["get pods"]));
+    client.close().await;
+    assert!(fake.launches().is_empty());
+    assert!(audit_lines(&root).is_empty());
+}
+
+#[tokio::test]
+async fn torii_policy_reports_accepts_below_the_minimum() {
+    let root = Root::new();
+    let provider = simple_provider("cli", "policy:\n  minimum_accept_tokens: 2\n");
+    install_provider(
+        &root,
+        "cli",
+        &provider,
+        "version: \"1\"\naccept: [\"s3\", \"s3 ls\"]\n",
+    );
+    let client = mcp_client::start(&root, &[]).await;
+    let (view, _) = client
+        .call("torii_policy", json!({"provider": "cli"}))
+        .await;
+    assert_eq!(view["minimum_accept_tokens"], 2);
+    assert_eq!(view["ignored_accept"], json!(["s3"]));
+    client.close().await;
+}
+
+#[tokio::test]
+async fn accept_below_minimum_is_audited_as_invalid_accept() {
+    let root = Root::new();
+    let provider = simple_provider("cli", "policy:\n  minimum_accept_tokens: 2\n");
+    install_provider(
+        &root,
+        "cli",
+        &provider,
+        "version: \"1\"\naccept: [\"s3\"]\n",
+    );
+    let fake = FakeCli::new(&root, "cli", "echo ran");
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    let (result, _) = client.call("cli", json!({"args": ["s3", "rb"]})).await;
+    assert_eq!(result["decision"]["source"], "human-deny");
+    client.close().await;
+    assert_eq!(
+        audit_events(&root),
+        ["invoke", "invalid-accept", "denied-interface"]
+    );
+    assert!(fake.launches().is_empty());
+}
+
+#[tokio::test]
+async fn locked_options_are_refused_before_policy_without_audit_or_echo() {
+    let (root, fake) = target_root();
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    for args in [
+        json!(["get", "pods", "--context", "other"]),
+        json!(["get", "pods", "--kubeconfig=/tmp/k"]),
+        json!(["get", "pods", "--token=super-secret-value"]),
+        json!(["get", "pods", "--server=https://invalid.example"]),
+        json!(["get", "pods", "-shttps://invalid.example"]),
+        json!(["get", "pods", "--as", "admin"]),
+        json!(["get", "pods", "--custom-endpoint", "x"]),
+    ] {
+        let (result, is_error) = client
+            .call("kube", json!({"target": "lab", "args": args}))
+            .await;
+        assert!(is_error, "{args}");
+        assert!(
+            result["error"].as_str().unwrap().contains("is locked"),
+            "{result}"
+        );
+        assert!(!result.to_string().contains("super-secret-value"));
+        assert!(result.get("decision").is_none());
+    }
+    client.close().await;
+    assert!(audit_lines(&root).is_empty(), "{:?}", audit_lines(&root));
+    assert!(fake.launches().is_empty());
+}
+
+#[tokio::test]
+async fn target_alias_without_lease_is_denied_and_explicit_deny_comes_first() {
+    let (root, fake) = target_root();
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    let (denied, _) = client
+        .call(
+            "kube",
+            json!({"target": "lab", "args": ["exec", "-it", "pod"]}),
+        )
+        .await;
+    assert_eq!(denied["decision"]["source"], "explicit-deny");
+    assert_eq!(denied["target"], "lab");
+    let (inactive, _) = client
+        .call("kube", json!({"target": "lab", "args": ["get", "pods"]}))
+        .await;
+    assert_eq!(
+        inactive["decision"],
+        json!({"result": "deny", "source": "human-deny"})
+    );
+    assert!(inactive["message"].as_str().unwrap().contains("not active"));
+    client.close().await;
+    assert!(fake.launches().is_empty());
+    assert_eq!(
+        audit_events(&root),
+        [
+            "invoke",
+            "denied-explicit",
+            "invoke",
+            "target-access-requested",
+            "target-access-denied"
+        ]
+    );
+    let log = audit_lines(&root).join("\n");
+    assert!(log.contains("| kube/lab |"));
+    assert!(!log.contains("secret-context"), "{log}");
+}
+
+#[test]
+fn startup_without_providers_says_no_providers_installed() {
+    let root = Root::new();
+    root.torii().arg("init").assert().success();
+    let output = root.torii().write_stdin("").output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("no providers installed"));
+}
+
+#[test]
+fn an_invalid_provider_stops_startup_naming_file_and_field() {
+    let root = Root::new();
+    install_provider(
+        &root,
+        "bad",
+        &simple_provider("torii_policy", ""),
+        "version: \"1\"\n",
+    );
+    let output = root.torii().write_stdin("").output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("providers/bad/provider.yaml") && stderr.contains("`tool`"),
+        "{stderr}"
+    );
+}
