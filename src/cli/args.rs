@@ -13,6 +13,9 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Run Torii's main job on a built-in example: a throwaway root, a read-only `git` provider
+    /// and a real MCP session showing allowed, denied and unresolved calls
+    Demo,
     /// Create the config root with settings.yaml and the base structure (no providers)
     Init,
     /// Print the effective config root (TORII_CONFIG_DIR or ~/.config/torii)

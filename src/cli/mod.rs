@@ -4,6 +4,7 @@
 //! progress or errors on stderr; the MCP server (no subcommand) owns stdout for the protocol.
 
 mod args;
+mod demo;
 mod init;
 mod provider;
 
@@ -33,6 +34,8 @@ pub enum CliError {
     Registry(#[from] crate::registry::RegistryError),
     #[error(transparent)]
     Serve(#[from] crate::mcp::ServeError),
+    #[error(transparent)]
+    Demo(#[from] demo::DemoError),
     /// A command that does not exist but that people type; the message is the correction.
     #[error("{0}")]
     Correction(&'static str),
@@ -51,6 +54,7 @@ impl CliError {
 /// Runs one control-plane command.
 pub fn run(command: Command, root: &ConfigRoot) -> Result<(), CliError> {
     match command {
+        Command::Demo => Ok(demo::run(root)?),
         Command::Init => init::run(root),
         Command::ConfigDir => {
             crate::human::data(&root.dir().display().to_string());

@@ -4,7 +4,11 @@
 
 mod cli;
 mod common;
+mod demo;
 mod mcp;
 mod mcp_client;
+mod no_secrets_read;
+mod python_sdk;
 mod registry;
 mod runner;
+mod stdio;

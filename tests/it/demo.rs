@@ -1,0 +1,27 @@
+//! `torii demo`, the README's first command, runs end to end on a fresh machine.
+
+use predicates::prelude::*;
+
+use crate::common::Root;
+
+#[test]
+fn demo_shows_allowed_denied_and_unresolved_calls_and_the_audit() {
+    let root = Root::new();
+    root.torii()
+        .arg("demo")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "decision allow by rules (rule `--version`)",
+        ))
+        .stdout(predicate::str::contains(
+            "decision deny by explicit-deny (rule `push`)",
+        ))
+        .stdout(predicate::str::contains("decision deny by human-deny"))
+        .stdout(predicate::str::contains("| git | ran | --version | exit=0"))
+        .stdout(predicate::str::contains("\"mcpServers\""))
+        // Not a TTY: no colour codes.
+        .stdout(predicate::str::contains("\u{1b}[").not());
+    // The demo writes nothing to the user's config root.
+    assert_eq!(std::fs::read_dir(root.path()).unwrap().count(), 0);
+}

@@ -1,0 +1,52 @@
+//! End to end with a client we did not write: the official Python MCP SDK, installed by
+//! scripts/test.sh into a venv whose interpreter is `TORII_TEST_PYTHON`.
+
+use crate::common::{FakeCli, Root, install_provider, simple_provider};
+
+/// The venv interpreter, or `None` (skip) outside CI; in CI a missing tool is a failure.
+pub fn test_python() -> Option<std::path::PathBuf> {
+    let from_env = std::env::var_os("TORII_TEST_PYTHON").map(std::path::PathBuf::from);
+    let local = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".tools/venv/bin/python");
+    match from_env.or_else(|| local.is_file().then_some(local)) {
+        Some(python) => Some(python),
+        None if std::env::var("CI").as_deref() == Ok("true") => {
+            panic!(
+                "TORII_TEST_PYTHON is not set: run ./scripts/test.sh, which installs the MCP SDK"
+            )
+        }
+        None => {
+            eprintln!("skipped: no Python venv with the MCP SDK (run ./scripts/test.sh)");
+            None
+        }
+    }
+}
+
+#[test]
+fn the_python_mcp_sdk_drives_torii() {
+    let Some(python) = test_python() else { return };
+    let root = Root::new();
+    install_provider(
+        &root,
+        "cli",
+        &simple_provider("cli", ""),
+        "version: \"1\"\ndeny: [\"bad\"]\naccept: [\"hello\"]\n",
+    );
+    let fake = FakeCli::new(&root, "cli", "echo \"$@\"");
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/python_sdk_client.py");
+    let output = std::process::Command::new(python)
+        .arg(script)
+        .arg(assert_cmd::cargo::cargo_bin("torii"))
+        .arg(root.path())
+        .arg(fake.path_env())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("ok: empty args is refused"), "{stdout}");
+    assert_eq!(fake.launches().len(), 1);
+}

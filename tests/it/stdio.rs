@@ -1,0 +1,167 @@
+//! Raw JSON-RPC over the server's stdio: stdout carries only protocol lines, malformed input
+//! and huge arguments get a clear answer or normal handling, and the server keeps serving.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::common::{FakeCli, Root, install_provider, simple_provider};
+
+struct RawServer {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    lines: mpsc::Receiver<String>,
+}
+
+impl RawServer {
+    fn start(root: &Root, fake: &FakeCli) -> Self {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("torii"))
+            .env("TORII_CONFIG_DIR", root.path())
+            .env("TORII_NO_GUI", "1")
+            .env("PATH", fake.path_env())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut server = Self {
+            child,
+            stdin,
+            lines,
+        };
+        server.send(
+            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"}}}),
+        );
+        server.response(0);
+        server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        server
+    }
+
+    fn send_line(&mut self, line: &str) {
+        self.stdin.write_all(line.as_bytes()).unwrap();
+        self.stdin.write_all(b"\n").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn send(&mut self, message: &Value) {
+        self.send_line(&message.to_string());
+    }
+
+    /// Every stdout line must be a JSON-RPC message; returns the response with this id.
+    fn response(&mut self, id: i64) -> Value {
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(Duration::from_secs(20))
+                .expect("server answered");
+            let message: Value = serde_json::from_str(&line)
+                .unwrap_or_else(|_| panic!("stdout carried a non-protocol line: {line:?}"));
+            assert_eq!(message["jsonrpc"], "2.0", "{line}");
+            if message["id"] == id {
+                return message;
+            }
+        }
+    }
+
+    fn call(&mut self, id: i64, tool: &str, arguments: Value) -> Value {
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                          "params": {"name": tool, "arguments": arguments}}));
+        self.response(id)
+    }
+}
+
+impl Drop for RawServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn root_with_cli() -> (Root, FakeCli) {
+    let root = Root::new();
+    install_provider(
+        &root,
+        "cli",
+        &simple_provider("cli", ""),
+        "version: \"1\"\ndeny: [\"rm\"]\naccept: [\"ls\"]\n",
+    );
+    let fake = FakeCli::new(&root, "cli", "echo listed");
+    (root, fake)
+}
+
+#[test]
+fn malformed_json_rpc_does_not_stop_the_server() {
+    let (root, fake) = root_with_cli();
+    let mut server = RawServer::start(&root, &fake);
+    for garbage in [
+        "{not json",
+        "[]",
+        "42",
+        "{\"jsonrpc\":\"2.0\",\"id\":5}",
+        "\u{0}\u{1}binary",
+    ] {
+        server.send_line(garbage);
+    }
+    server.send(&json!({"jsonrpc": "2.0", "id": 9, "method": "no/such/method"}));
+    let unknown = server.response(9);
+    assert!(unknown["error"]["code"].is_i64(), "{unknown}");
+    let answer = server.call(10, "cli", json!({"args": ["ls"]}));
+    assert_eq!(
+        answer["result"]["structuredContent"]["execution"]["stdout"],
+        "listed\n"
+    );
+}
+
+#[test]
+fn a_one_mebibyte_argument_is_handled_and_the_server_keeps_serving() {
+    let (root, fake) = root_with_cli();
+    let mut server = RawServer::start(&root, &fake);
+    let huge = "x".repeat(1024 * 1024);
+    // Denied: a normal decision.
+    let denied = server.call(1, "cli", json!({"args": ["rm", huge]}));
+    assert_eq!(
+        denied["result"]["structuredContent"]["decision"]["source"],
+        "explicit-deny"
+    );
+    // Allowed: the operating system refuses an argument this long; a clear tool error.
+    let allowed = server.call(2, "cli", json!({"args": ["ls", huge]}));
+    let result = &allowed["result"];
+    assert_eq!(
+        result["isError"],
+        true,
+        "{}",
+        result.to_string().chars().take(300).collect::<String>()
+    );
+    assert!(
+        result["structuredContent"]["error"]
+            .as_str()
+            .unwrap()
+            .contains("could not start")
+    );
+    let next = server.call(3, "cli", json!({"args": ["ls"]}));
+    assert_eq!(
+        next["result"]["structuredContent"]["execution"]["exit_code"],
+        0
+    );
+    // The audit reference stays short whatever the agent sends.
+    let log = std::fs::read_to_string(root.path().join("torii.log")).unwrap();
+    assert!(
+        log.lines().all(|line| line.len() < 200),
+        "audit line too long"
+    );
+}
