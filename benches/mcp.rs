@@ -1,0 +1,198 @@
+//! End-to-end server benchmarks for the MCP path (issue: MCP server and dispatcher).
+//!
+//! Drives the release `torii` binary over stdio with rmcp's client and prints a table:
+//! tools/call latency against a direct spawn, the cost of a 20,000-rule policy, peak RSS while a
+//! child writes 1 GiB, cold start to tools/list with 200 providers, idle RSS, and 16 concurrent
+//! 0.5 s calls. `cargo bench --bench mcp` runs it fully; under `cargo test` (no `--bench`
+//! argument) it runs a few iterations of each as a smoke test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::RunningService;
+use rmcp::transport::TokioChildProcess;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Map, Value, json};
+
+struct Server {
+    client: RunningService<RoleClient, ()>,
+    pid: u32,
+}
+
+async fn start(root: &Path) -> Server {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_torii"));
+    command.env("TORII_CONFIG_DIR", root).env("TORII_NO_GUI", "1");
+    let transport = TokioChildProcess::new(command).unwrap();
+    let pid = transport.id().unwrap();
+    let client = ().serve(transport).await.unwrap();
+    Server { client, pid }
+}
+
+async fn call(server: &Server, tool: &str, args: &[&str]) -> Value {
+    let mut arguments = Map::new();
+    arguments.insert("args".into(), json!(args));
+    let result = server
+        .client
+        .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(arguments))
+        .await
+        .unwrap();
+    result.structured_content.unwrap()
+}
+
+fn provider(root: &Path, dir: &str, command: &str, rules: &str) {
+    let base = root.join("providers").join(dir);
+    std::fs::create_dir_all(&base).unwrap();
+    std::fs::write(
+        base.join("provider.yaml"),
+        format!("version: \"1\"\nname: {dir}\ntool: {dir}\ndescription: bench\ncommand: {command}\n"),
+    )
+    .unwrap();
+    std::fs::write(base.join("rules.yaml"), rules).unwrap();
+}
+
+fn status_kib(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|line| line.starts_with(field)).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn which(command: &str) -> PathBuf {
+    std::env::split_paths(&std::env::var_os("PATH").unwrap())
+        .map(|dir| dir.join(command))
+        .find(|path| path.is_file())
+        .unwrap()
+}
+
+async fn latency(iterations: usize) -> (Duration, Duration) {
+    let root = tempfile::tempdir().unwrap();
+    provider(root.path(), "t", "true", "version: \"1\"\naccept: [\"x\"]\n");
+    let server = start(root.path()).await;
+    let mut through_torii = Vec::new();
+    for _ in 0..iterations {
+        let started = Instant::now();
+        let result = call(&server, "t", &["x"]).await;
+        through_torii.push(started.elapsed());
+        assert_eq!(result["execution"]["exit_code"], 0);
+    }
+    let program = which("true");
+    let mut direct = Vec::new();
+    for _ in 0..iterations {
+        let started = Instant::now();
+        let output = tokio::process::Command::new(&program).arg("x").output().await.unwrap();
+        direct.push(started.elapsed());
+        assert!(output.status.success());
+    }
+    let _ = server.client.cancel().await;
+    (median(through_torii), median(direct))
+}
+
+async fn large_policy_cost(iterations: usize) -> (Duration, Duration) {
+    let mut results = Vec::new();
+    for rules in [1usize, 20_000] {
+        let root = tempfile::tempdir().unwrap();
+        let mut text = String::from("version: \"1\"\naccept:\n  - \"x\"\n");
+        for index in 1..rules {
+            text.push_str(&format!("  - \"group{} verb{index} noun\"\n", index % 97));
+        }
+        provider(root.path(), "t", "true", &text);
+        let server = start(root.path()).await;
+        call(&server, "t", &["x"]).await; // first call compiles; later calls reuse it
+        let mut samples = Vec::new();
+        for _ in 0..iterations {
+            let started = Instant::now();
+            call(&server, "t", &["x"]).await;
+            samples.push(started.elapsed());
+        }
+        let _ = server.client.cancel().await;
+        results.push(median(samples));
+    }
+    (results[0], results[1])
+}
+
+async fn peak_rss_one_gib() -> (u64, bool) {
+    let root = tempfile::tempdir().unwrap();
+    let script = root.path().join("bin");
+    std::fs::create_dir_all(&script).unwrap();
+    provider(root.path(), "big", "head", "version: \"1\"\naccept: [\"-c\"]\n");
+    let server = start(root.path()).await;
+    let result = call(&server, "big", &["-c", "1073741824", "/dev/zero"]).await;
+    let peak = status_kib(server.pid, "VmHWM:");
+    let truncated = result["execution"]["truncated"].as_bool().unwrap();
+    let _ = server.client.cancel().await;
+    (peak, truncated)
+}
+
+async fn cold_start(iterations: usize) -> (Duration, u64) {
+    let root = tempfile::tempdir().unwrap();
+    for index in 0..200 {
+        provider(root.path(), &format!("p{index:03}"), "true", "version: \"1\"\n");
+    }
+    let mut samples = Vec::new();
+    let mut idle_rss = 0;
+    for _ in 0..iterations {
+        let started = Instant::now();
+        let server = start(root.path()).await;
+        let tools = server.client.list_all_tools().await.unwrap();
+        samples.push(started.elapsed());
+        assert_eq!(tools.len(), 201);
+        idle_rss = status_kib(server.pid, "VmRSS:");
+        let _ = server.client.cancel().await;
+    }
+    (median(samples), idle_rss)
+}
+
+async fn concurrent_calls() -> Duration {
+    let root = tempfile::tempdir().unwrap();
+    provider(root.path(), "s", "sleep", "version: \"1\"\naccept: [\"0.5\"]\n");
+    let server = std::sync::Arc::new(start(root.path()).await);
+    call(&server, "s", &["0.5"]).await; // warm the policy cache
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for _ in 0..16 {
+        let server = std::sync::Arc::clone(&server);
+        tasks.push(tokio::spawn(async move { call(&server, "s", &["0.5"]).await }));
+    }
+    for task in tasks {
+        assert_eq!(task.await.unwrap()["execution"]["exit_code"], 0);
+    }
+    started.elapsed()
+}
+
+fn micros(duration: Duration) -> String {
+    format!("{:.0} µs", duration.as_secs_f64() * 1e6)
+}
+
+#[tokio::main]
+async fn main() {
+    let full = std::env::args().any(|arg| arg == "--bench");
+    let (calls, policy_calls, starts) = if full { (500, 200, 20) } else { (5, 5, 2) };
+
+    let (torii, direct) = latency(calls).await;
+    println!("tools/call median ({calls} sequential, `true`)  {}", micros(torii));
+    println!("direct spawn median of the same command      {}", micros(direct));
+    println!("overhead                                      {}", micros(torii.saturating_sub(direct)));
+
+    let (one, many) = large_policy_cost(policy_calls).await;
+    println!("median call, 1-rule policy                    {}", micros(one));
+    println!("median call, 20,000-rule policy               {}", micros(many));
+    println!("extra cost of 20,000 rules                    {}", micros(many.saturating_sub(one)));
+
+    if full {
+        let (peak, truncated) = peak_rss_one_gib().await;
+        println!("server peak RSS while a child writes 1 GiB    {:.1} MiB (truncated: {truncated})", peak as f64 / 1024.0);
+    }
+
+    let (start, idle) = cold_start(starts).await;
+    println!("cold start to tools/list, 200 providers       {:.1} ms", start.as_secs_f64() * 1e3);
+    println!("idle server RSS                               {:.1} MiB", idle as f64 / 1024.0);
+
+    let wall = concurrent_calls().await;
+    println!("16 concurrent 0.5 s calls, wall time          {:.3} s", wall.as_secs_f64());
+}
