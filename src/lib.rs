@@ -8,6 +8,7 @@ pub mod atomic;
 pub mod audit;
 pub mod cli;
 pub mod human;
+pub mod leases;
 pub mod paths;
 pub mod registry;
 pub mod runner;
