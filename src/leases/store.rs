@@ -19,7 +19,6 @@ use crate::registry::{Provider, Target};
 pub const STATE_FILE: &str = ".target-authorizations.yaml";
 /// The lock file beside it; created on first write, never deleted.
 pub const LOCK_FILE: &str = ".target-authorizations.lock";
-const TARGETS_DIR: &str = "targets";
 
 /// The lease state of one target-aware provider.
 #[derive(Debug, Clone)]
@@ -33,14 +32,14 @@ pub struct LeaseStore {
 
 impl LeaseStore {
     pub fn new(provider: &Provider) -> Self {
-        Self::at(provider.dir(), provider.tool())
+        Self::at(provider.dir(), &provider.targets_dir(), provider.tool())
     }
 
-    fn at(provider_dir: &Path, tool: &str) -> Self {
+    fn at(provider_dir: &Path, targets_dir: &Path, tool: &str) -> Self {
         Self {
             state_path: provider_dir.join(STATE_FILE),
             lock_path: provider_dir.join(LOCK_FILE),
-            targets_dir: provider_dir.join(TARGETS_DIR),
+            targets_dir: targets_dir.to_path_buf(),
             tool: tool.to_string(),
         }
     }
@@ -209,7 +208,7 @@ mod tests {
 
     fn store() -> (tempfile::TempDir, LeaseStore) {
         let dir = tempfile::tempdir().unwrap();
-        let store = LeaseStore::at(dir.path(), "kubectl");
+        let store = LeaseStore::at(dir.path(), &dir.path().join("targets"), "kubectl");
         (dir, store)
     }
 

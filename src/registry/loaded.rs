@@ -67,6 +67,11 @@ impl Provider {
         self.dir.join(PROVIDER_FILE)
     }
 
+    /// Where aliases live, `<dir>/targets`; alias `a` is `<dir>/targets/a/target.yaml`.
+    pub fn targets_dir(&self) -> PathBuf {
+        self.dir.join(TARGETS_DIR)
+    }
+
     /// The shared policy, `<dir>/rules.yaml`.
     pub fn rules_path(&self) -> PathBuf {
         self.dir.join(RULES_FILE)
