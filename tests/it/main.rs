@@ -4,5 +4,6 @@
 
 mod cli;
 mod common;
+mod leases;
 mod registry;
 mod runner;
