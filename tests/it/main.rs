@@ -7,3 +7,4 @@ mod common;
 mod leases;
 mod registry;
 mod runner;
+mod target_cli;
