@@ -18,6 +18,17 @@
 //! A file that cannot be read or decoded fails closed: callers get an error and deny.
 //! [`LeaseStore::clear`] rewrites an empty state without decoding the old one.
 //!
+//! How the dispatcher uses it (every error means deny):
+//!
+//! ```text
+//! gate      state = store.read()?; state.check(target, now)?.is_active()
+//!           inactive: ask the human, showing state.active_aliases(now); headless: deny
+//! decision  store.apply(state.revision(), &Change::activation(mode, LeaseEntry::grant(..)), now)
+//!           Err(Stale): target-access-stale; go on only if store.check(target, now) is active
+//! re-check  store.check(target, now)?.is_active() before .env/auth and right before launch;
+//!           otherwise target-access-lost
+//! ```
+//!
 //! Files: `store.rs` (file system, lock, compare-and-swap), `state.rs` (entries and the
 //! authorization check), `change.rs` (replace, add, revoke), `file.rs` (the YAML format),
 //! `lock.rs`, `minutes.rs` (duration), `error.rs`.

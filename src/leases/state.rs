@@ -110,7 +110,7 @@ impl LeaseState {
     /// digest of `target.yaml` read from disk now (so this reads that file). An error, such
     /// as an unreadable `target.yaml`, means not authorized.
     pub fn check(&self, target: &Target, now: u64) -> Result<LeaseStatus, LeaseError> {
-        self.ensure_own(target)?;
+        ensure_own(&self.targets_dir, target)?;
         let Some(entry) = self.entry(target.alias()) else {
             return Ok(LeaseStatus::Inactive);
         };
@@ -123,20 +123,6 @@ impl LeaseState {
         ))
     }
 
-    /// Refuses a target of another provider: aliases are only unique within one provider,
-    /// and two providers may hold byte-identical `target.yaml` files.
-    pub(super) fn ensure_own(&self, target: &Target) -> Result<(), LeaseError> {
-        if target.dir().parent() == Some(self.targets_dir.as_path()) {
-            Ok(())
-        } else {
-            Err(LeaseError::ForeignTarget {
-                alias: target.alias().to_string(),
-                target_dir: target.dir().to_path_buf(),
-                state_path: self.targets_dir.with_file_name(super::STATE_FILE),
-            })
-        }
-    }
-
     pub(super) fn new(targets_dir: &Path, revision: u64, mut entries: Vec<LeaseEntry>) -> Self {
         entries.sort_by(|a, b| a.alias.cmp(&b.alias));
         Self {
@@ -144,6 +130,20 @@ impl LeaseState {
             entries,
             targets_dir: targets_dir.to_path_buf(),
         }
+    }
+}
+
+/// Refuses a target of another provider: aliases are only unique within one provider, and two
+/// providers may hold byte-identical `target.yaml` files.
+pub(super) fn ensure_own(targets_dir: &Path, target: &Target) -> Result<(), LeaseError> {
+    if target.dir().parent() == Some(targets_dir) {
+        Ok(())
+    } else {
+        Err(LeaseError::ForeignTarget {
+            alias: target.alias().to_string(),
+            target_dir: target.dir().to_path_buf(),
+            state_path: targets_dir.with_file_name(super::STATE_FILE),
+        })
     }
 }
 

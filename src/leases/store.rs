@@ -4,6 +4,9 @@
 //! one read-modify-write: [`LeaseStore::apply`] compares the revision a decision was made on
 //! with the one on disk under the lock, so a stale decision is refused instead of undoing a
 //! newer activation or a `target clear`.
+//!
+//! Every method does blocking file I/O and a write may wait for the lock (held by another
+//! writer only for one small read and write); async callers use `spawn_blocking`.
 
 use std::io::{ErrorKind, Read};
 use std::path::{Path, PathBuf};
@@ -11,6 +14,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::file::{self, MAX_FILE_BYTES};
 use super::lock;
+use super::state::ensure_own;
 use super::{Activation, Change, LeaseEntry, LeaseError, LeaseMinutes, LeaseState, LeaseStatus};
 use crate::atomic::{self, Mode};
 use crate::registry::{Provider, Target};
@@ -89,10 +93,8 @@ impl LeaseStore {
         mode: Activation,
         now: u64,
     ) -> Result<LeaseState, LeaseError> {
-        let entry = LeaseEntry::grant(target, minutes, now);
-        let change = Change::activation(mode, entry);
-        // Refuse a target of another provider before touching the file.
-        LeaseState::new(&self.targets_dir, 0, Vec::new()).ensure_own(target)?;
+        ensure_own(&self.targets_dir, target)?;
+        let change = Change::activation(mode, LeaseEntry::grant(target, minutes, now));
         self.update(None, &change, now)
     }
 
