@@ -106,11 +106,13 @@ impl LeaseStore {
         self.update(None, &change, now)
     }
 
-    /// Rewrites an empty, valid state without decoding the old one, so a corrupt file can be
-    /// cleared. Its revision is above every revision this file can have had, so no decision
-    /// made before the clear can pass the compare-and-swap afterwards: the old revision + 1
-    /// when the old file still decodes, and never less than the clock in nanoseconds since
-    /// the epoch (far above any count of single increments) for when it does not.
+    /// Rewrites an empty, valid state whatever the old file holds, so a corrupt file can be
+    /// cleared: the old file is decoded only to learn its revision, best-effort. The new
+    /// revision is above every revision this file can have had, so no decision made before
+    /// the clear can pass the compare-and-swap afterwards: the old revision + 1 when the old
+    /// file still decodes, and never less than the clock in nanoseconds since the epoch (far
+    /// above any count of single increments) for when it does not. (At `u64::MAX`, reachable
+    /// only by hand-editing, the revision stays and every `apply` fails as exhausted.)
     pub fn clear(&self) -> Result<LeaseState, LeaseError> {
         let _lock = lock::acquire(&self.lock_path)?;
         let previous = self
