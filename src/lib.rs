@@ -10,6 +10,7 @@ pub mod cli;
 pub mod dispatch;
 pub mod errors;
 pub mod human;
+pub mod leases;
 pub mod mcp;
 pub mod paths;
 pub mod registry;

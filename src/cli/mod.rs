@@ -7,8 +7,9 @@ mod args;
 mod demo;
 mod init;
 mod provider;
+mod target;
 
-pub use args::{Cli, Command, ProviderCommand};
+pub use args::{Cli, Command, ProviderCommand, TargetAdd, TargetCommand};
 
 use std::path::PathBuf;
 
@@ -39,13 +40,31 @@ pub enum CliError {
     /// A command that does not exist but that people type; the message is the correction.
     #[error("{0}")]
     Correction(&'static str),
+    /// Arguments that do not fit together or do not fit the configuration; names the argument.
+    #[error("{0}")]
+    Usage(String),
+    /// The command is well-formed but the configuration or the system refuses it.
+    #[error("{0}")]
+    Refused(String),
+    #[error(transparent)]
+    Lease(#[from] crate::leases::LeaseError),
+    #[error(transparent)]
+    Run(#[from] crate::runner::RunError),
+    #[error("cannot remove {}: {source}", path.display())]
+    RemoveDir {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot start the async runtime: {0}")]
+    Runtime(#[source] std::io::Error),
 }
 
 impl CliError {
     /// 2 for a command-line mistake (as clap does), 1 for everything else.
     pub fn exit_code(&self) -> u8 {
         match self {
-            CliError::Correction(_) => 2,
+            CliError::Correction(_) | CliError::Usage(_) => 2,
             _ => 1,
         }
     }
@@ -61,5 +80,6 @@ pub fn run(command: Command, root: &ConfigRoot) -> Result<(), CliError> {
             Ok(())
         }
         Command::Provider { command } => provider::run(command, root),
+        Command::Target { command } => target::run(command, root),
     }
 }

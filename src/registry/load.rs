@@ -209,7 +209,7 @@ fn sorted_children(dir: &Path) -> Result<Option<Vec<PathBuf>>, RegistryError> {
 const MAX_FILE_BYTES: u64 = 1024 * 1024;
 
 /// The file's bytes, or `None` when it (or its parent directory) does not exist.
-fn read_if_present(path: &Path) -> Result<Option<Vec<u8>>, RegistryError> {
+pub(super) fn read_if_present(path: &Path) -> Result<Option<Vec<u8>>, RegistryError> {
     let file = match std::fs::File::open(path) {
         Ok(file) => file,
         Err(error) if matches!(error.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
@@ -232,7 +232,10 @@ fn read_if_present(path: &Path) -> Result<Option<Vec<u8>>, RegistryError> {
     Ok(Some(bytes))
 }
 
-fn decode<T: serde::de::DeserializeOwned>(path: &Path, bytes: &[u8]) -> Result<T, RegistryError> {
+pub(super) fn decode<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    bytes: &[u8],
+) -> Result<T, RegistryError> {
     let text = std::str::from_utf8(bytes).map_err(|error| RegistryError::Yaml {
         path: path.to_path_buf(),
         line: None,
@@ -262,7 +265,8 @@ fn io(path: &Path, error: std::io::Error) -> RegistryError {
     }
 }
 
-fn sha256_hex(bytes: &[u8]) -> String {
+/// The binding digest: SHA-256 of the exact bytes, lowercase hex.
+pub(super) fn sha256_hex(bytes: &[u8]) -> String {
     use std::fmt::Write as _;
     let mut hex = String::with_capacity(64);
     for byte in Sha256::digest(bytes) {

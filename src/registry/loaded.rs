@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use super::error::RegistryError;
 use super::provider::ProviderConfig;
 use super::target::TargetConfig;
 
@@ -64,6 +65,11 @@ impl Provider {
     /// `provider.yaml` itself.
     pub fn config_path(&self) -> PathBuf {
         self.dir.join(PROVIDER_FILE)
+    }
+
+    /// Where aliases live, `<dir>/targets`; alias `a` is `<dir>/targets/a/target.yaml`.
+    pub fn targets_dir(&self) -> PathBuf {
+        self.dir.join(TARGETS_DIR)
     }
 
     /// The shared policy, `<dir>/rules.yaml`.
@@ -131,6 +137,14 @@ impl Target {
     /// SHA-256 (lowercase hex) of the `target.yaml` bytes as loaded; leases bind to it.
     pub fn binding_digest(&self) -> &str {
         &self.binding_digest
+    }
+
+    /// The same digest computed from `target.yaml` as it is on disk now, read exactly as the
+    /// loader reads it; `None` once the file is gone. A running server compares it with
+    /// [`Target::binding_digest`] to notice an alias edited, removed or recreated after load.
+    pub fn current_binding_digest(&self) -> Result<Option<String>, RegistryError> {
+        let bytes = super::load::read_if_present(&self.config_path())?;
+        Ok(bytes.map(|bytes| super::load::sha256_hex(&bytes)))
     }
 
     /// `target.yaml` itself.

@@ -6,8 +6,10 @@
 //! targets needs a restart; rules, grants and leases are read per call by other modules.
 //!
 //! Files: `provider.rs`/`target.rs` (schema), `validate.rs` + `lexical.rs` (rules),
-//! `load.rs` (file system), `loaded.rs` (validated shapes), `error.rs`.
+//! `load.rs` (file system), `loaded.rs` (validated shapes), `candidate.rs` (a target file
+//! checked before `torii target add` writes it), `error.rs`.
 
+mod candidate;
 mod error;
 mod lexical;
 mod load;
@@ -22,7 +24,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use error::RegistryError;
-pub use lexical::NAME_MAX_BYTES;
+pub use lexical::{NAME_MAX_BYTES, check_name};
 pub use loaded::{Provider, Target};
 pub use provider::{
     Auth, AuthField, CommandSpec, DEFAULT_CACHE_TTL_SECONDS, DEFAULT_ENV_FILE,

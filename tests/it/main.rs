@@ -5,6 +5,7 @@
 mod cli;
 mod common;
 mod demo;
+mod leases;
 mod mcp;
 mod mcp_client;
 mod no_secrets_read;
@@ -12,3 +13,4 @@ mod python_sdk;
 mod registry;
 mod runner;
 mod stdio;
+mod target_cli;

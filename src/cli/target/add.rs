@@ -1,0 +1,305 @@
+//! `target add <tool> <alias> …`: create `targets/<alias>/target.yaml`.
+//!
+//! Which flags apply depends on the provider's `targeting.mode`. The file text is built here
+//! and checked with the registry's own rules, as if the server were loading it, so a target
+//! the server would refuse is never written. For `kubectl_context` the context must exist:
+//! `<command> config get-contexts -o name -- <context>` runs through the runner like any
+//! provider command (absolute executable, no shell) with the human's environment, so it reads
+//! the same kubeconfig (`KUBECONFIG`) the human uses. The file is written atomically into a
+//! directory created for it; an existing alias or directory is refused.
+
+use std::io::ErrorKind;
+use std::path::Path;
+
+use crate::atomic::{self, Mode};
+use crate::human;
+use crate::paths::ConfigRoot;
+use crate::registry::{Provider, Registry, RegistryError, TargetConfig, TargetingMode, check_name};
+use crate::runner::{self, Launch};
+
+use super::super::{CliError, TargetAdd};
+use super::{RESTART_NOTE, select};
+
+/// Output kept from `kubectl config get-contexts`; one name per context.
+const CONTEXT_CHECK_OUTPUT_BYTES: usize = 1024 * 1024;
+
+pub fn run(args: &TargetAdd, root: &ConfigRoot) -> Result<(), CliError> {
+    let (registry, provider) = select(root, &args.tool)?;
+    let alias = args.alias.as_str();
+    // Before the alias becomes part of a path.
+    check_name(alias).map_err(|reason| CliError::Usage(format!("<ALIAS>: {reason}")))?;
+    if let Some(existing) = provider.target(alias) {
+        return Err(CliError::Refused(format!(
+            "`{}` already has a target `{alias}` ({}); remove it first with `torii target remove {} {alias} --force`",
+            provider.tool(),
+            existing.config_path().display(),
+            provider.tool()
+        )));
+    }
+    let mode = match &provider.config().targeting {
+        Some(targeting) => targeting.mode,
+        None => {
+            return Err(CliError::Refused(format!(
+                "`{}` is not target-aware",
+                args.tool
+            )));
+        }
+    };
+    let binding = Binding::from_args(args, mode, provider.tool())?;
+    let dir = provider.targets_dir().join(alias);
+    let path = dir.join("target.yaml");
+    let text = binding.to_yaml(alias);
+    check(&registry, &provider, &path, &text, &binding, alias, mode)?;
+    if let Some(context) = binding.context {
+        verify_context(&provider.config().command, context)?;
+    }
+    write_new(&provider.targets_dir(), &dir, &path, &text)?;
+    human::data(&path.display().to_string());
+    human::progress(&format!(
+        "created target `{alias}` of `{}`; it starts inactive: grant a lease with \
+         `torii target activate {} {alias}`; {RESTART_NOTE}",
+        provider.tool(),
+        provider.tool()
+    ));
+    Ok(())
+}
+
+/// The values of one target, from the flags its mode accepts.
+#[derive(Debug)]
+struct Binding<'a> {
+    context: Option<&'a str>,
+    region: Option<&'a str>,
+    provider: &'a str,
+    scope: Option<&'a str>,
+    profile: Option<&'a str>,
+    expect: Option<&'a str>,
+}
+
+impl<'a> Binding<'a> {
+    fn from_args(
+        args: &'a TargetAdd,
+        mode: TargetingMode,
+        tool: &'a str,
+    ) -> Result<Self, CliError> {
+        let flags = [
+            ("--context", &args.context),
+            ("--provider", &args.provider),
+            ("--expect", &args.expect),
+            ("--profile", &args.profile),
+            ("--account-id", &args.account_id),
+            ("--region", &args.region),
+        ];
+        let (mode_name, required, accepted): (&str, &[&str], &[&str]) = match mode {
+            TargetingMode::KubectlContext => (
+                "kubectl_context",
+                &["--context", "--provider"],
+                &["--context", "--provider", "--expect"],
+            ),
+            TargetingMode::AwsProfile => (
+                "aws_profile",
+                &["--profile", "--account-id"],
+                &["--profile", "--account-id", "--region"],
+            ),
+        };
+        for (flag, value) in flags {
+            if value.is_some() && !accepted.contains(&flag) {
+                return Err(CliError::Usage(format!(
+                    "{flag}: not accepted for `{mode_name}` targets (tool `{tool}`); \
+                     they take {}{}",
+                    accepted.join(", "),
+                    if mode == TargetingMode::AwsProfile {
+                        " and authenticate through their own tool"
+                    } else {
+                        ""
+                    }
+                )));
+            }
+            if value.is_none() && required.contains(&flag) {
+                return Err(CliError::Usage(format!(
+                    "{flag}: required for `{mode_name}` targets (tool `{tool}`)"
+                )));
+            }
+        }
+        Ok(match mode {
+            TargetingMode::KubectlContext => Binding {
+                context: args.context.as_deref(),
+                region: None,
+                provider: args.provider.as_deref().unwrap_or_default(),
+                scope: args.scope.as_deref(),
+                profile: None,
+                expect: args.expect.as_deref(),
+            },
+            TargetingMode::AwsProfile => Binding {
+                context: None,
+                region: args.region.as_deref(),
+                // aws_profile targets authenticate through their own provider.
+                provider: tool,
+                scope: args.scope.as_deref(),
+                profile: args.profile.as_deref(),
+                expect: args.account_id.as_deref(),
+            },
+        })
+    }
+
+    /// The `target.yaml` text. Every value is written as a JSON string, which is a valid YAML
+    /// double-quoted scalar; [`check`] decodes the text again and compares.
+    fn to_yaml(&self, alias: &str) -> String {
+        let quote = |value: &str| serde_json::Value::from(value).to_string();
+        let mut text = String::from(
+            "# Written by `torii target add`. Editing this file ends the alias's lease: leases\n\
+             # are bound to the SHA-256 of these bytes.\n\
+             version: \"1\"\n",
+        );
+        text.push_str(&format!("name: {}\n", quote(alias)));
+        for (key, value) in [("context", self.context), ("region", self.region)] {
+            if let Some(value) = value {
+                text.push_str(&format!("{key}: {}\n", quote(value)));
+            }
+        }
+        text.push_str(&format!(
+            "identity:\n  provider: {}\n",
+            quote(self.provider)
+        ));
+        for (key, value) in [
+            ("scope", self.scope),
+            ("profile", self.profile),
+            ("expect", self.expect),
+        ] {
+            if let Some(value) = value {
+                text.push_str(&format!("  {key}: {}\n", quote(value)));
+            }
+        }
+        text
+    }
+
+    fn matches(&self, alias: &str, config: &TargetConfig) -> bool {
+        let identity = &config.identity;
+        config.name == alias
+            && config.context.as_deref() == self.context
+            && config.region.as_deref() == self.region
+            && identity.provider == self.provider
+            && identity.scope.as_deref() == self.scope
+            && identity.profile.as_deref() == self.profile
+            && identity.expect.as_deref() == self.expect
+    }
+}
+
+/// The registry's verdict on the new file, with the error pinned on the flag that caused it.
+fn check(
+    registry: &Registry,
+    provider: &Provider,
+    path: &Path,
+    text: &str,
+    binding: &Binding<'_>,
+    alias: &str,
+    mode: TargetingMode,
+) -> Result<(), CliError> {
+    let config = match registry.check_target_candidate(provider, path, text.as_bytes()) {
+        Ok(config) => config,
+        Err(error) => {
+            let flag = match &error {
+                RegistryError::Invalid { field, .. } => flag_of(field, mode),
+                _ => None,
+            };
+            return Err(match flag {
+                Some(flag) => CliError::Usage(format!("{flag}: {error}")),
+                None => error.into(),
+            });
+        }
+    };
+    if binding.matches(alias, &config) {
+        Ok(())
+    } else {
+        Err(CliError::Refused(format!(
+            "{}: the values given cannot be written to YAML faithfully; nothing was written",
+            path.display()
+        )))
+    }
+}
+
+/// The flag that sets a `target.yaml` field.
+fn flag_of(field: &str, mode: TargetingMode) -> Option<&'static str> {
+    Some(match field {
+        "name" => "<ALIAS>",
+        "context" => "--context",
+        "region" => "--region",
+        "identity.provider" => "--provider",
+        "identity.scope" => "--scope",
+        "identity.profile" => "--profile",
+        "identity.expect" if mode == TargetingMode::AwsProfile => "--account-id",
+        "identity.expect" => "--expect",
+        _ => return None,
+    })
+}
+
+/// Refuses a context the kubeconfig does not have.
+fn verify_context(command: &str, context: &str) -> Result<(), CliError> {
+    let program = runner::resolve(command)?;
+    let args = ["config", "get-contexts", "-o", "name", "--", context];
+    let launch = Launch {
+        program: program.clone(),
+        args: args.iter().map(|arg| arg.to_string()).collect(),
+        env_overlay: Vec::new(),
+        env_remove: Vec::new(),
+        max_output_bytes: CONTEXT_CHECK_OUTPUT_BYTES,
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(CliError::Runtime)?;
+    let result = runtime.block_on(runner::run(launch))?;
+    let listed = result
+        .stdout
+        .lines()
+        .any(|line| line.strip_suffix('\r').unwrap_or(line) == context);
+    if result.exit_code == 0 && listed {
+        return Ok(());
+    }
+    let reason = result
+        .stderr
+        .lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .unwrap_or("the context is not listed");
+    Err(CliError::Refused(format!(
+        "--context: `{} {}` did not find the context (exit code {}): {reason}; nothing was written",
+        program.display(),
+        args.join(" "),
+        result.exit_code
+    )))
+}
+
+/// Creates the alias directory (refusing an existing one) and writes the file into it; on a
+/// failed write the new, empty directory is removed again.
+fn write_new(targets_dir: &Path, dir: &Path, path: &Path, text: &str) -> Result<(), CliError> {
+    private_dir(targets_dir, true)?;
+    if let Err(error) = private_dir(dir, false) {
+        return Err(match error {
+            CliError::CreateDir { source, .. } if source.kind() == ErrorKind::AlreadyExists => {
+                CliError::Refused(format!(
+                    "{} already exists without a target.yaml; remove it or choose another alias",
+                    dir.display()
+                ))
+            }
+            other => other,
+        });
+    }
+    atomic::write(path, text.as_bytes(), Mode::Private).map_err(|error| {
+        let _ = std::fs::remove_dir(dir);
+        CliError::from(error)
+    })
+}
+
+fn private_dir(path: &Path, recursive: bool) -> Result<(), CliError> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(recursive);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(path).map_err(|source| CliError::CreateDir {
+        path: path.to_path_buf(),
+        source,
+    })
+}

@@ -1,0 +1,42 @@
+//! `target remove <tool> <alias> --force`: revoke the alias's lease, then delete its directory.
+//!
+//! The lease goes first: if deleting the directory then fails, the alias is left configured
+//! but inactive, never the other way round. The identity provider's credential bucket is not
+//! touched, since other targets may share its scope.
+
+use crate::audit::{Event, Reference};
+use crate::human;
+use crate::leases::{LeaseStore, unix_now};
+use crate::paths::ConfigRoot;
+
+use super::super::CliError;
+use super::{RESTART_NOTE, audit_log, audit_scope, configured, select};
+
+pub fn run(root: &ConfigRoot, tool: &str, alias: &str, force: bool) -> Result<(), CliError> {
+    let (_registry, provider) = select(root, tool)?;
+    let target = configured(&provider, alias)?;
+    let dir = target.dir();
+    if !force {
+        return Err(CliError::Usage(format!(
+            "--force: removing `{alias}` deletes {} with its target.yaml, rules.yaml, .env and \
+             grants; repeat with --force to do it",
+            dir.display()
+        )));
+    }
+    LeaseStore::new(&provider).revoke(alias, unix_now()?)?;
+    audit_log(root).record(
+        &audit_scope(&provider, alias),
+        Event::TargetAccessRevoked,
+        &Reference::label(alias),
+        Some("target-removed"),
+    );
+    std::fs::remove_dir_all(dir).map_err(|source| CliError::RemoveDir {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    human::data(&dir.display().to_string());
+    human::progress(&format!(
+        "removed target `{alias}` of `{tool}` and revoked its lease; {RESTART_NOTE}"
+    ));
+    Ok(())
+}
