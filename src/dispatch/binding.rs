@@ -28,6 +28,16 @@ pub const AWS_PROFILE_REMOVED_ENV: &[&str] = &[
     "AWS_ROLE_SESSION_NAME",
 ];
 
+/// Whether `provider` binds aliases to kubeconfig contexts (and so authenticates through the
+/// target's identity provider).
+pub fn is_kubectl_context(provider: &Provider) -> bool {
+    provider
+        .config()
+        .targeting
+        .as_ref()
+        .is_some_and(|targeting| targeting.mode == TargetingMode::KubectlContext)
+}
+
 /// The arguments placed between the provider's `args_prefix` and the agent's arguments.
 pub fn target_args(provider: &Provider, target: &Target) -> Vec<String> {
     let config = target.config();

@@ -12,6 +12,7 @@
 mod binding;
 pub mod envelope;
 mod human;
+mod lease_gate;
 mod locked;
 mod outcome;
 mod policy;
@@ -19,6 +20,8 @@ mod policy_view;
 mod session;
 
 use std::path::Path;
+
+use lease_gate::Phase;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -106,7 +109,7 @@ impl Dispatcher {
 
     async fn authorized_call(
         &self,
-        provider: &Provider,
+        provider: &Arc<Provider>,
         target: Option<&Target>,
         args: &[String],
     ) -> CallOutcome {
@@ -168,9 +171,9 @@ impl Dispatcher {
         };
 
         if let Some(target) = target
-            && let Err(denied) = self.require_lease(provider, target, &scope, &outcome)
+            && let Err(denied) = self.gate_lease(provider, target, &scope, &outcome).await
         {
-            return *denied;
+            return denied;
         }
 
         let decision = match rules_decision {
@@ -206,36 +209,6 @@ impl Dispatcher {
             .await
     }
 
-    /// Target-aware calls need a human lease on the alias before grants, env or auth. Lease
-    /// state arrives with its own module; until then every alias is inactive and the human
-    /// cannot be asked in this build, so the call is denied (fail closed).
-    fn require_lease(
-        &self,
-        _provider: &Provider,
-        target: &Target,
-        scope: &str,
-        outcome: &CallOutcome,
-    ) -> Result<(), Box<CallOutcome>> {
-        let alias = Reference::label(target.alias());
-        self.audit
-            .record(scope, Event::TargetAccessRequested, &alias, None);
-        let phase = match self.interface {
-            Interface::Headless => "headless",
-            Interface::NoWindow => "no-window",
-        };
-        self.audit
-            .record(scope, Event::TargetAccessDenied, &alias, Some(phase));
-        Err(Box::new(outcome.clone().denied(
-            DecisionView::deny(Source::HumanDeny, None),
-            format!(
-                "target `{}` is configured but not active, and {}. Ask the human to activate it; \
-                 do not switch to another target on your own.",
-                target.alias(),
-                self.interface.unavailable_reason()
-            ),
-        )))
-    }
-
     /// A non-expired grant for exactly these arguments (a corrupt file grants nothing).
     async fn find_grant(
         &self,
@@ -261,27 +234,40 @@ impl Dispatcher {
     /// After an allow: environment, session, then the process.
     async fn execute(
         &self,
-        provider: &Provider,
+        provider: &Arc<Provider>,
         target: Option<&Target>,
         args: &[String],
         scope: &str,
         reference: &Reference,
         outcome: CallOutcome,
     ) -> CallOutcome {
+        if let Some(target) = target
+            && let Err(lost) = self
+                .recheck_lease(provider, target, scope, Phase::BeforeEnvironment, &outcome)
+                .await
+        {
+            return lost;
+        }
         let env = match load_env(provider, target).await {
             Ok(env) => env,
             Err(error) => return outcome.failed(error),
         };
-        if let Err(error) = session::prepare(
-            provider,
-            &env,
-            &self.audit,
-            scope,
-            self.settings.max_output_bytes,
-        )
-        .await
+        let auth_env = match self.authenticate(provider, target, &env, scope).await {
+            Ok(auth_env) => auth_env,
+            Err(error) => return outcome.failed(error),
+        };
+        if let Some(target) = target
+            && let Err(lost) = self
+                .recheck_lease(
+                    provider,
+                    target,
+                    scope,
+                    Phase::AfterAuthentication,
+                    &outcome,
+                )
+                .await
         {
-            return outcome.failed(error.to_string());
+            return lost;
         }
         let program = match runner::resolve(&provider.config().command) {
             Ok(program) => program,
@@ -289,7 +275,8 @@ impl Dispatcher {
         };
         let mut launch_args = provider.config().args_prefix.clone();
         let mut env_remove = provider.config().auth.removed_env.clone();
-        let mut env_overlay = env;
+        // Persistent values first, then what authentication produced: the session wins.
+        let mut env_overlay = runner::dotenv::overlay(env, auth_env);
         if let Some(target) = target {
             launch_args.extend(binding::target_args(provider, target));
             let (removed, set) = binding::target_env(provider, target);
@@ -304,6 +291,14 @@ impl Dispatcher {
             env_remove,
             max_output_bytes: self.settings.max_output_bytes,
         };
+        // The last look at the lease: nothing between this check and the spawn reads state.
+        if let Some(target) = target
+            && let Err(lost) = self
+                .recheck_lease(provider, target, scope, Phase::AtLaunch, &outcome)
+                .await
+        {
+            return lost;
+        }
         match runner::run(launch).await {
             Ok(execution) => {
                 let detail = format!("exit={}", execution.exit_code);
@@ -315,6 +310,48 @@ impl Dispatcher {
             }
             Err(error) => outcome.failed(crate::errors::chain(&error)),
         }
+    }
+}
+
+impl Dispatcher {
+    /// The session step. A `kubectl_context` target authenticates through its identity
+    /// provider (a preflight audited by that provider's tool only); everything else through
+    /// its own provider. Returns the environment the authentication adds to the child.
+    async fn authenticate(
+        &self,
+        provider: &Arc<Provider>,
+        target: Option<&Target>,
+        env: &[(String, String)],
+        scope: &str,
+    ) -> Result<Vec<(String, String)>, String> {
+        let max = self.settings.max_output_bytes;
+        let identity = target
+            .filter(|_| binding::is_kubectl_context(provider))
+            .and_then(|target| self.registry.identity_provider(target));
+        let Some(identity) = identity else {
+            session::prepare(provider, env, &self.audit, scope, max)
+                .await
+                .map_err(|error| error.to_string())?;
+            return Ok(Vec::new());
+        };
+        let label = Reference::label(identity.tool());
+        self.audit
+            .record(scope, Event::PreflightProvider, &label, None);
+        let result = async {
+            let identity_env = read_env(&identity.env_file_path()).await?;
+            session::prepare(identity, &identity_env, &self.audit, scope, max)
+                .await
+                .map_err(|error| error.to_string())?;
+            Ok::<_, String>(identity_env)
+        }
+        .await;
+        let event = if result.is_ok() {
+            Event::PreflightOk
+        } else {
+            Event::PreflightFailed
+        };
+        self.audit.record(scope, event, &label, None);
+        result
     }
 }
 

@@ -8,6 +8,7 @@ mod demo;
 mod leases;
 mod mcp;
 mod mcp_client;
+mod mcp_targets;
 mod no_secrets_read;
 mod python_sdk;
 mod registry;

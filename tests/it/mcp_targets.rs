@@ -1,0 +1,306 @@
+//! Target-aware calls over MCP: the human lease gates grants, env, auth and execution; the
+//! binding is injected by Torii and never shown to the agent (book: "Leases de target",
+//! "Provider target-aware", "Regressões prioritárias").
+
+use serde_json::json;
+
+use crate::common::{FakeCli, Root, audit_events, audit_lines, install_provider};
+use crate::mcp_client;
+
+const KUBE: &str = "version: \"1\"\nname: kube\ntool: kube\ndescription: fake kubectl\ncommand: kube\ntargeting:\n  mode: kubectl_context\n";
+
+fn idp_provider(validate: Option<&str>) -> String {
+    let mut yaml =
+        String::from("version: \"1\"\nname: idp\ntool: idp\ndescription: identity\ncommand: idp\n");
+    if let Some(command) = validate {
+        yaml.push_str(&format!(
+            "auth:\n  strategy: inherited\n  validate:\n    command: {command}\n    args: []\n"
+        ));
+    }
+    yaml
+}
+
+fn target_yaml(alias: &str, context: &str) -> String {
+    format!("version: \"1\"\nname: {alias}\ncontext: {context}\nidentity:\n  provider: idp\n")
+}
+
+struct Setup {
+    root: Root,
+    kube: FakeCli,
+}
+
+fn setup(validate: Option<&str>) -> Setup {
+    let root = Root::new();
+    install_provider(
+        &root,
+        "kube",
+        KUBE,
+        "version: \"1\"\ndeny: [\"exec\"]\naccept: [\"get pods\"]\n",
+    );
+    install_provider(&root, "idp", &idp_provider(validate), "version: \"1\"\n");
+    root.write(
+        "providers/kube/targets/lab/target.yaml",
+        &target_yaml("lab", "ctx-alpha-real"),
+    );
+    root.write(
+        "providers/kube/targets/prod/target.yaml",
+        &target_yaml("prod", "ctx-beta-real"),
+    );
+    let kube = FakeCli::new(&root, "kube", "echo pods-listed");
+    Setup { root, kube }
+}
+
+fn activate(root: &Root, alias: &str, extra: &[&str]) {
+    root.torii()
+        .args(["target", "activate", "kube", alias, "--for", "5"])
+        .args(extra)
+        .assert()
+        .success();
+}
+
+fn no_real_context_leaks(root: &Root, result: &serde_json::Value) {
+    let text = result.to_string();
+    assert!(
+        !text.contains("ctx-alpha-real") && !text.contains("ctx-beta-real"),
+        "{text}"
+    );
+    let log = audit_lines(root).join("\n");
+    assert!(
+        !log.contains("ctx-alpha-real") && !log.contains("ctx-beta-real"),
+        "{log}"
+    );
+}
+
+#[tokio::test]
+async fn an_active_alias_runs_with_the_injected_context_and_others_stay_inactive() {
+    let Setup { root, kube } = setup(None);
+    activate(&root, "lab", &[]);
+    let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
+    let (result, is_error) = client
+        .call(
+            "kube",
+            json!({"target": "lab", "args": ["get", "pods", "-n", "default"]}),
+        )
+        .await;
+    assert!(!is_error, "{result}");
+    assert_eq!(result["target"], "lab");
+    assert_eq!(result["decision"]["source"], "rules");
+    assert_eq!(result["execution"]["stdout"], "pods-listed\n");
+    no_real_context_leaks(&root, &result);
+    let (prod, _) = client
+        .call("kube", json!({"target": "prod", "args": ["get", "pods"]}))
+        .await;
+    assert_eq!(prod["decision"]["source"], "human-deny");
+    client.close().await;
+    assert_eq!(
+        kube.launches(),
+        vec![vec![
+            "--context",
+            "ctx-alpha-real",
+            "get",
+            "pods",
+            "-n",
+            "default"
+        ]]
+    );
+    let events = audit_events(&root);
+    assert!(
+        events.starts_with(&[
+            "target-access-replaced".into(),
+            "invoke".into(),
+            "allowed-by-rules".into(),
+            "preflight-provider".into(),
+            "session-unchecked".into(),
+            "preflight-ok".into(),
+            "ran".into()
+        ]),
+        "{events:?}"
+    );
+    // Preflight events name only the identity provider's tool.
+    assert!(
+        audit_lines(&root)
+            .iter()
+            .any(|line| line.ends_with("| preflight-provider | idp"))
+    );
+}
+
+#[tokio::test]
+async fn editing_the_binding_while_the_server_runs_ends_the_lease() {
+    let Setup { root, kube } = setup(None);
+    activate(&root, "lab", &[]);
+    let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
+    let (first, _) = client
+        .call("kube", json!({"target": "lab", "args": ["get", "pods"]}))
+        .await;
+    assert_eq!(first["execution"]["exit_code"], 0);
+    // Same alias, another context: the server still has the old binding loaded.
+    root.write(
+        "providers/kube/targets/lab/target.yaml",
+        &target_yaml("lab", "ctx-other-real"),
+    );
+    let (second, _) = client
+        .call("kube", json!({"target": "lab", "args": ["get", "pods"]}))
+        .await;
+    assert_eq!(second["decision"]["source"], "human-deny");
+    client.close().await;
+    assert_eq!(kube.launches().len(), 1);
+    assert!(
+        kube.launches()
+            .iter()
+            .all(|launch| launch[1] == "ctx-alpha-real")
+    );
+}
+
+#[tokio::test]
+async fn target_clear_and_a_corrupt_lease_file_deny_without_a_process() {
+    let Setup { root, kube } = setup(None);
+    activate(&root, "lab", &[]);
+    let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
+    root.torii()
+        .args(["target", "clear", "kube"])
+        .assert()
+        .success();
+    let (cleared, _) = client
+        .call("kube", json!({"target": "lab", "args": ["get", "pods"]}))
+        .await;
+    assert_eq!(cleared["decision"]["source"], "human-deny");
+    root.write(
+        "providers/kube/.target-authorizations.yaml",
+        "version: \"1\"\nrevision: [oops\n",
+    );
+    let (corrupt, _) = client
+        .call("kube", json!({"target": "lab", "args": ["get", "pods"]}))
+        .await;
+    assert_eq!(corrupt["decision"]["source"], "human-deny");
+    assert!(
+        corrupt["message"]
+            .as_str()
+            .unwrap()
+            .contains("torii target clear kube"),
+        "{corrupt}"
+    );
+    client.close().await;
+    assert!(kube.launches().is_empty());
+    assert!(
+        audit_lines(&root)
+            .iter()
+            .any(|line| line.ends_with("| target-access-denied | lab | invalid-state"))
+    );
+}
+
+#[tokio::test]
+async fn a_lease_revoked_between_the_decision_and_the_launch_blocks_the_launch() {
+    // The identity provider's validator runs after the decision; it clears the leases, as a
+    // human running `torii target clear` at that moment would.
+    let Setup { root, kube } = setup(Some("idp-check"));
+    let torii = assert_cmd::cargo::cargo_bin("torii");
+    FakeCli::new(
+        &root,
+        "idp-check",
+        &format!(
+            "'{}' target clear kube >/dev/null 2>&1; exit 0",
+            torii.display()
+        ),
+    );
+    activate(&root, "lab", &[]);
+    let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
+    let (result, is_error) = client
+        .call("kube", json!({"target": "lab", "args": ["get", "pods"]}))
+        .await;
+    assert!(is_error, "{result}");
+    assert_eq!(result["decision"]["source"], "rules");
+    assert!(result.get("execution").is_none());
+    client.close().await;
+    assert!(
+        kube.launches().is_empty(),
+        "the launch happened after the lease was revoked"
+    );
+    assert!(
+        audit_lines(&root)
+            .iter()
+            .any(|line| line.ends_with("| target-access-lost | lab | after-authentication"))
+    );
+}
+
+#[tokio::test]
+async fn an_expiring_lease_blocks_the_launch() {
+    let Setup { root, kube } = setup(Some("idp-slow"));
+    FakeCli::new(&root, "idp-slow", "sleep 2; exit 0");
+    // A lease that expires one second from now.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    activate(&root, "lab", &[]);
+    let state = std::fs::read_to_string(
+        root.path()
+            .join("providers/kube/.target-authorizations.yaml"),
+    )
+    .unwrap();
+    let expires = state
+        .lines()
+        .find(|line| line.contains("expires_at"))
+        .unwrap();
+    let rewritten = state.replace(expires, &format!("    expires_at: {}", now + 1));
+    std::fs::write(
+        root.path()
+            .join("providers/kube/.target-authorizations.yaml"),
+        rewritten,
+    )
+    .unwrap();
+    let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
+    let (result, is_error) = client
+        .call("kube", json!({"target": "lab", "args": ["get", "pods"]}))
+        .await;
+    assert!(is_error, "{result}");
+    client.close().await;
+    assert!(kube.launches().is_empty());
+    assert!(audit_events(&root).contains(&"target-access-lost".to_string()));
+}
+
+#[tokio::test]
+async fn grants_are_isolated_per_alias() {
+    let Setup { root, kube } = setup(None);
+    activate(&root, "lab", &[]);
+    activate(&root, "prod", &["--add"]);
+    let args: Vec<String> = ["get", "namespaces"].map(String::from).to_vec();
+    let mut grants = jasper::Grants::empty();
+    grants.push(jasper::GrantEntry::new(
+        u64::MAX / 2,
+        jasper::GrantMatcher::exact(&args),
+    ));
+    root.write("providers/kube/targets/lab/grants", &grants.to_yaml());
+    let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
+    let (lab, _) = client
+        .call("kube", json!({"target": "lab", "args": args}))
+        .await;
+    assert_eq!(lab["decision"]["source"], "grant");
+    let (prod, _) = client
+        .call("kube", json!({"target": "prod", "args": args}))
+        .await;
+    assert_eq!(prod["decision"]["source"], "human-deny");
+    client.close().await;
+    assert_eq!(kube.launches().len(), 1);
+    let log = audit_lines(&root).join("\n");
+    assert!(
+        log.contains("| kube/lab | allowed-by-grant |")
+            && log.contains("| kube/prod | denied-interface |"),
+        "{log}"
+    );
+}
+
+#[tokio::test]
+async fn explicit_deny_on_an_inactive_alias_asks_for_no_lease() {
+    let Setup { root, kube } = setup(None);
+    let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
+    let (result, _) = client
+        .call(
+            "kube",
+            json!({"target": "prod", "args": ["exec", "-it", "x"]}),
+        )
+        .await;
+    assert_eq!(result["decision"]["source"], "explicit-deny");
+    client.close().await;
+    assert_eq!(audit_events(&root), ["invoke", "denied-explicit"]);
+    assert!(kube.launches().is_empty());
+}
