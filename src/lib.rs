@@ -6,6 +6,7 @@
 pub mod app;
 pub mod atomic;
 pub mod audit;
+pub mod auth;
 pub mod cli;
 pub mod dispatch;
 pub mod errors;

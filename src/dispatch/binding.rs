@@ -28,16 +28,6 @@ pub const AWS_PROFILE_REMOVED_ENV: &[&str] = &[
     "AWS_ROLE_SESSION_NAME",
 ];
 
-/// Whether `provider` binds aliases to kubeconfig contexts (and so authenticates through the
-/// target's identity provider).
-pub fn is_kubectl_context(provider: &Provider) -> bool {
-    provider
-        .config()
-        .targeting
-        .as_ref()
-        .is_some_and(|targeting| targeting.mode == TargetingMode::KubectlContext)
-}
-
 /// The arguments placed between the provider's `args_prefix` and the agent's arguments.
 pub fn target_args(provider: &Provider, target: &Target) -> Vec<String> {
     let config = target.config();
@@ -64,9 +54,17 @@ pub fn target_args(provider: &Provider, target: &Target) -> Vec<String> {
     }
 }
 
-/// Environment removed from, and set on, the target's child.
-pub fn target_env(provider: &Provider, target: &Target) -> (Vec<String>, Vec<(String, String)>) {
-    let mut removed: Vec<String> = provider.config().auth.removed_env.clone();
+/// Environment a target binding removes from, and sets on, every child that runs for it (the
+/// validator, the identity probe and the command): the identity provider's `removed_env` and
+/// `profile_env` (carrying `identity.profile`), and for `aws_profile` the inherited AWS
+/// credential, region and endpoint variables that would override the pinned profile.
+pub fn target_env(
+    provider: &Provider,
+    identity: &Provider,
+    target: &Target,
+) -> (Vec<String>, Vec<(String, String)>) {
+    let auth = &identity.config().auth;
+    let mut removed: Vec<String> = auth.removed_env.clone();
     let mut set = Vec::new();
     let is_aws_profile = provider
         .config()
@@ -76,10 +74,8 @@ pub fn target_env(provider: &Provider, target: &Target) -> (Vec<String>, Vec<(St
     if is_aws_profile {
         removed.extend(AWS_PROFILE_REMOVED_ENV.iter().map(|name| name.to_string()));
     }
-    if let (Some(variable), Some(profile)) = (
-        &provider.config().auth.profile_env,
-        &target.config().identity.profile,
-    ) {
+    if let (Some(variable), Some(profile)) = (&auth.profile_env, &target.config().identity.profile)
+    {
         set.push((variable.clone(), profile.clone()));
     }
     (removed, set)

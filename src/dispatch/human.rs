@@ -5,6 +5,11 @@
 //! The approval windows run in a `torii __prompt` subprocess; until that exists in this build,
 //! a GUI-enabled server also denies, so nothing unresolved ever crosses by default.
 
+use std::future::Future;
+use std::pin::Pin;
+
+use crate::auth::{CollectRequest, Collected, Collector};
+
 /// The environment variable that disables every window.
 pub const NO_GUI_ENV: &str = "TORII_NO_GUI";
 
@@ -33,11 +38,32 @@ impl Interface {
     /// Why no human could decide, worded for the agent.
     pub fn unavailable_reason(self) -> &'static str {
         match self {
-            Interface::Headless => {
-                "no human is available to approve it (headless: TORII_NO_GUI is set)"
-            }
-            Interface::NoWindow => "no approval window is available in this build of Torii",
+            Interface::Headless => "no human can be asked (headless: TORII_NO_GUI is set)",
+            Interface::NoWindow => "no window to ask a human is available in this build of Torii",
         }
+    }
+}
+
+/// Collects sessions from the human through the interface; without a window every collection
+/// is cancelled safely: nothing is persisted and the call gets a clear error.
+#[derive(Debug, Clone, Copy)]
+pub struct HumanCollector {
+    interface: Interface,
+}
+
+impl HumanCollector {
+    pub fn new(interface: Interface) -> Self {
+        Self { interface }
+    }
+}
+
+impl Collector for HumanCollector {
+    fn collect<'a>(
+        &'a self,
+        _request: CollectRequest,
+    ) -> Pin<Box<dyn Future<Output = Collected> + Send + 'a>> {
+        let reason = self.interface.unavailable_reason().to_string();
+        Box::pin(async move { Collected::Cancelled { refused: 0, reason } })
     }
 }
 

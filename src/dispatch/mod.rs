@@ -28,13 +28,14 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde_json::{Map, Value};
 
 pub use envelope::{Envelope, EnvelopeError, Shape};
-pub use human::{Interface, NO_GUI_ENV};
+pub use human::{HumanCollector, Interface, NO_GUI_ENV};
 pub use locked::locked_options;
 pub use outcome::{CallOutcome, DecisionView, Source, Verdict};
 pub use policy::{PolicyCache, PolicyLoadError, effective_rules_path};
 pub use policy_view::{PolicyView, PolicyViewError};
 
 use crate::audit::{AuditLog, Event, Reference};
+use crate::auth::Authenticator;
 use crate::registry::{Provider, Registry, Target};
 use crate::runner::{self, Launch};
 use crate::settings::Settings;
@@ -56,6 +57,8 @@ pub struct Dispatcher {
     audit: AuditLog,
     policies: PolicyCache,
     interface: Interface,
+    authenticator: Authenticator,
+    collector: HumanCollector,
 }
 
 impl Dispatcher {
@@ -71,6 +74,8 @@ impl Dispatcher {
             audit,
             policies: PolicyCache::default(),
             interface,
+            authenticator: Authenticator::default(),
+            collector: HumanCollector::new(interface),
         }
     }
 
@@ -252,8 +257,8 @@ impl Dispatcher {
             Ok(env) => env,
             Err(error) => return outcome.failed(error),
         };
-        let auth_env = match self.authenticate(provider, target, &env, scope).await {
-            Ok(auth_env) => auth_env,
+        let session = match self.prepare_session(provider, target, &env, scope).await {
+            Ok(session) => session,
             Err(error) => return outcome.failed(error),
         };
         if let Some(target) = target
@@ -274,16 +279,13 @@ impl Dispatcher {
             Err(error) => return outcome.failed(crate::errors::chain(&error)),
         };
         let mut launch_args = provider.config().args_prefix.clone();
-        let mut env_remove = provider.config().auth.removed_env.clone();
-        // Persistent values first, then what authentication produced: the session wins.
-        let mut env_overlay = runner::dotenv::overlay(env, auth_env);
         if let Some(target) = target {
             launch_args.extend(binding::target_args(provider, target));
-            let (removed, set) = binding::target_env(provider, target);
-            env_remove.extend(removed);
-            env_overlay.extend(set);
         }
         launch_args.extend(args.iter().cloned());
+        // Persistent values first, then what the session produced: the session wins.
+        let env_overlay = runner::dotenv::overlay(env, session.set);
+        let env_remove = session.removed;
         let launch = Launch {
             program,
             args: launch_args,
@@ -313,48 +315,6 @@ impl Dispatcher {
     }
 }
 
-impl Dispatcher {
-    /// The session step. A `kubectl_context` target authenticates through its identity
-    /// provider (a preflight audited by that provider's tool only); everything else through
-    /// its own provider. Returns the environment the authentication adds to the child.
-    async fn authenticate(
-        &self,
-        provider: &Arc<Provider>,
-        target: Option<&Target>,
-        env: &[(String, String)],
-        scope: &str,
-    ) -> Result<Vec<(String, String)>, String> {
-        let max = self.settings.max_output_bytes;
-        let identity = target
-            .filter(|_| binding::is_kubectl_context(provider))
-            .and_then(|target| self.registry.identity_provider(target));
-        let Some(identity) = identity else {
-            session::prepare(provider, env, &self.audit, scope, max)
-                .await
-                .map_err(|error| error.to_string())?;
-            return Ok(Vec::new());
-        };
-        let label = Reference::label(identity.tool());
-        self.audit
-            .record(scope, Event::PreflightProvider, &label, None);
-        let result = async {
-            let identity_env = read_env(&identity.env_file_path()).await?;
-            session::prepare(identity, &identity_env, &self.audit, scope, max)
-                .await
-                .map_err(|error| error.to_string())?;
-            Ok::<_, String>(identity_env)
-        }
-        .await;
-        let event = if result.is_ok() {
-            Event::PreflightOk
-        } else {
-            Event::PreflightFailed
-        };
-        self.audit.record(scope, event, &label, None);
-        result
-    }
-}
-
 /// `provider` for simple providers, `provider/alias` for targets.
 fn audit_scope(provider: &Provider, target: Option<&Target>) -> String {
     match target {
@@ -379,7 +339,7 @@ async fn load_env(
     }
 }
 
-async fn read_env(path: &Path) -> Result<Vec<(String, String)>, String> {
+pub(crate) async fn read_env(path: &Path) -> Result<Vec<(String, String)>, String> {
     let path = path.to_path_buf();
     tokio::task::spawn_blocking(move || runner::read_env_file(&path))
         .await
@@ -387,7 +347,7 @@ async fn read_env(path: &Path) -> Result<Vec<(String, String)>, String> {
         .map_err(|error| crate::errors::chain(&error))
 }
 
-fn now_epoch() -> u64 {
+pub(crate) fn now_epoch() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |age| age.as_secs())

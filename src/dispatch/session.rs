@@ -1,90 +1,203 @@
-//! The session step of an allowed call, for the strategies this build supports.
+//! The session step of an allowed call, between the lease re-checks: which provider's
+//! lifecycle runs, in which bucket, with which binding, and whether the identity probe must
+//! confirm the session before the command.
 //!
-//! `inherited` collects nothing: without a validator the call proceeds and the audit says
-//! `session-unchecked`; with one, the validator runs with the call's environment (its output
-//! is discarded, so nothing it prints can leak) and must exit 0. Managed collection
-//! (`environment`) needs the authentication windows and is refused, failing closed.
+//! - simple provider: its own lifecycle in `identities/<tool>`;
+//! - `kubectl_context` target: a preflight of the identity provider in `identities/<scope>`,
+//!   audited with that provider's tool only; its `.env` and session reach the target child;
+//! - `aws_profile` target: its own inherited lifecycle in `identities/<scope>` under the pinned
+//!   profile, then the account check on every call.
 
-use crate::audit::{AuditLog, Event, Reference};
-use crate::registry::{Provider, Strategy};
-use crate::runner::{self, Launch};
+use std::sync::Arc;
 
-/// Why the session step stopped the call.
-#[derive(Debug, thiserror::Error)]
-pub enum SessionError {
-    #[error(
-        "the inherited session of `{tool}` is not valid; a human must sign in again with the CLI's own flow, then retry"
-    )]
-    Invalid { tool: String },
-    #[error("cannot run the session validator of `{tool}`: {source}")]
-    Validator {
-        tool: String,
-        #[source]
-        source: runner::RunError,
-    },
-    #[error(
-        "authentication strategy `{strategy}` of `{tool}` is not available in this build of Torii"
-    )]
-    Unsupported {
-        tool: String,
-        strategy: &'static str,
-    },
+use crate::audit::{Event, Reference};
+use crate::auth::{Bucket, Probe, SessionRequest, confirm_identity};
+use crate::registry::{Provider, Target, TargetingMode};
+
+use super::binding;
+use super::{Dispatcher, now_epoch, read_env};
+
+/// What the session adds to the target child, and what it removes from it.
+#[derive(Debug, Default)]
+pub(super) struct SessionEnv {
+    pub set: Vec<(String, String)>,
+    pub removed: Vec<String>,
 }
 
-fn strategy_name(strategy: &Strategy) -> &'static str {
-    match strategy {
-        Strategy::Inherited => "inherited",
-        Strategy::Environment => "environment",
-        Strategy::SessionCommand => "session_command",
-        Strategy::CredentialFile => "credential_file",
-    }
-}
-
-/// Makes sure the provider's session may be used; returns nothing to overlay for inherited.
-pub async fn prepare(
-    provider: &Provider,
-    env: &[(String, String)],
-    audit: &AuditLog,
-    scope: &str,
-    max_output_bytes: usize,
-) -> Result<(), SessionError> {
-    let auth = &provider.config().auth;
-    let tool = provider.tool().to_string();
-    match &auth.strategy {
-        Strategy::Inherited => {}
-        other => {
-            return Err(SessionError::Unsupported {
-                tool,
-                strategy: strategy_name(other),
-            });
+impl Dispatcher {
+    pub(super) async fn prepare_session(
+        &self,
+        provider: &Arc<Provider>,
+        target: Option<&Target>,
+        env: &[(String, String)],
+        scope: &str,
+    ) -> Result<SessionEnv, String> {
+        let now = now_epoch();
+        let Some(target) = target else {
+            let set = self
+                .authenticator
+                .ensure(
+                    self.session_request(provider, None, env.to_vec(), scope, now),
+                    &self.audit,
+                )
+                .await
+                .map_err(|error| error.to_string())?;
+            let removed = provider.config().auth.removed_env.clone();
+            return Ok(SessionEnv { set, removed });
+        };
+        let mode = provider
+            .config()
+            .targeting
+            .as_ref()
+            .map(|targeting| targeting.mode);
+        match mode {
+            Some(TargetingMode::KubectlContext) => {
+                self.preflight(provider, target, scope, now).await
+            }
+            _ => self.own_binding(provider, target, env, scope, now).await,
         }
     }
-    let Some(validate) = &auth.validate else {
-        audit.record(scope, Event::SessionUnchecked, &Reference::none(), None);
-        return Ok(());
-    };
-    let program = runner::resolve(&validate.command).map_err(|source| SessionError::Validator {
-        tool: tool.clone(),
-        source,
-    })?;
-    let launch = Launch {
-        program,
-        args: validate.args.clone(),
-        env_overlay: env.to_vec(),
-        env_remove: auth.removed_env.clone(),
-        max_output_bytes,
-    };
-    let execution = runner::run(launch)
-        .await
-        .map_err(|source| SessionError::Validator {
-            tool: tool.clone(),
-            source,
-        })?;
-    if execution.exit_code == 0 {
-        audit.record(scope, Event::SessionOk, &Reference::none(), None);
-        Ok(())
-    } else {
-        audit.record(scope, Event::SessionInvalid, &Reference::none(), None);
-        Err(SessionError::Invalid { tool })
+
+    fn session_request<'a>(
+        &'a self,
+        provider: &'a Provider,
+        target: Option<&Target>,
+        base_env: Vec<(String, String)>,
+        scope: &'a str,
+        now: u64,
+    ) -> SessionRequest<'a> {
+        SessionRequest {
+            provider,
+            bucket: Bucket::for_call(provider, target),
+            base_env,
+            scope,
+            collector: &self.collector,
+            force: false,
+            now,
+        }
+    }
+
+    /// kubectl_context: the identity provider's lifecycle in the target's bucket.
+    async fn preflight(
+        &self,
+        provider: &Arc<Provider>,
+        target: &Target,
+        scope: &str,
+        now: u64,
+    ) -> Result<SessionEnv, String> {
+        let Some(identity) = self.registry.identity_provider(target) else {
+            return Err(format!(
+                "the identity provider of target `{}` is not installed",
+                target.alias()
+            ));
+        };
+        let label = Reference::label(identity.tool());
+        self.audit
+            .record(scope, Event::PreflightProvider, &label, None);
+        let result = async {
+            let (removed, binding_env) = binding::target_env(provider, identity, target);
+            let mut base = read_env(&identity.env_file_path()).await?;
+            base.extend(binding_env.iter().cloned());
+            let session = self
+                .authenticator
+                .ensure(
+                    self.session_request(identity, Some(target), base.clone(), scope, now),
+                    &self.audit,
+                )
+                .await
+                .map_err(|error| error.to_string())?;
+            if let Some(expect) = &target.config().identity.expect {
+                let mut probe_env = base.clone();
+                probe_env.extend(session.iter().cloned());
+                let probe = self.probe(identity, Vec::new(), probe_env, removed.clone())?;
+                confirm_identity(
+                    &probe,
+                    expect,
+                    &Bucket::for_call(identity, Some(target)),
+                    true,
+                    &self.audit,
+                    scope,
+                    now,
+                )
+                .await
+                .map_err(|error| error.to_string())?;
+            }
+            let mut set = base;
+            set.extend(session);
+            Ok::<_, String>(SessionEnv { set, removed })
+        }
+        .await;
+        let event = if result.is_ok() {
+            Event::PreflightOk
+        } else {
+            Event::PreflightFailed
+        };
+        self.audit.record(scope, event, &label, None);
+        result
+    }
+
+    /// aws_profile: the provider authenticates its own binding, and the account is checked on
+    /// every allowed call with exactly that binding (profile, region), never the ambient one.
+    async fn own_binding(
+        &self,
+        provider: &Arc<Provider>,
+        target: &Target,
+        env: &[(String, String)],
+        scope: &str,
+        now: u64,
+    ) -> Result<SessionEnv, String> {
+        let (removed, binding_env) = binding::target_env(provider, provider, target);
+        let mut base = env.to_vec();
+        base.extend(binding_env.iter().cloned());
+        let session = self
+            .authenticator
+            .ensure(
+                self.session_request(provider, Some(target), base.clone(), scope, now),
+                &self.audit,
+            )
+            .await
+            .map_err(|error| error.to_string())?;
+        if let Some(expect) = &target.config().identity.expect {
+            let mut probe_env = base;
+            probe_env.extend(session.iter().cloned());
+            let probe = self.probe(
+                provider,
+                binding::target_args(provider, target),
+                probe_env,
+                removed.clone(),
+            )?;
+            confirm_identity(
+                &probe,
+                expect,
+                &Bucket::for_call(provider, Some(target)),
+                false,
+                &self.audit,
+                scope,
+                now,
+            )
+            .await
+            .map_err(|error| error.to_string())?;
+        }
+        let mut set = binding_env;
+        set.extend(session);
+        Ok(SessionEnv { set, removed })
+    }
+
+    fn probe(
+        &self,
+        identity: &Provider,
+        binding_args: Vec<String>,
+        env: Vec<(String, String)>,
+        removed: Vec<String>,
+    ) -> Result<Probe, String> {
+        let auth = &identity.config().auth;
+        let Some(spec) = &auth.identity else {
+            return Err(format!("`{}` declares no identity probe", identity.tool()));
+        };
+        let ttl = auth
+            .identity_ttl_seconds()
+            .unwrap_or(auth.cache_ttl_seconds);
+        Probe::new(spec, ttl, binding_args, env, removed)
+            .map_err(|error| crate::errors::chain(&error))
     }
 }

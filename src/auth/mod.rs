@@ -1,0 +1,303 @@
+//! Authentication sessions: the lifecycle that runs only after Jasper allowed a call.
+//!
+//! Each credential bucket (`identities/<scope>/` of the identity provider) has its own async
+//! lock; the session is re-checked inside it, so concurrent calls on one scope open at most one
+//! collection window while other scopes proceed.
+//!
+//! - `environment`: stored `auth/credentials.env` → short cache → validator → if invalid, ask
+//!   the human for a candidate (validated before it comes back) → persist atomically → cache.
+//!   A cancelled or refused candidate never replaces the previous file.
+//! - `inherited`: nothing is collected; a validator, when declared, must accept the inherited
+//!   session (cached for `cache_ttl_seconds`); without one the call is `session-unchecked`.
+//! - `session_command`, `credential_file`: part of the schema, refused at runtime.
+//!
+//! The environment returned is for the child process only; it never touches the server's own.
+
+mod bucket;
+mod cache;
+mod collect;
+mod credentials;
+mod error;
+mod identity;
+mod validator;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+pub use bucket::Bucket;
+pub use collect::{CollectRequest, Collected, Collector, missing_required};
+pub use error::AuthError;
+pub use identity::{Probe, confirm as confirm_identity};
+pub use validator::{Validator, inject, injection};
+
+use crate::audit::{AuditLog, Event, Reference};
+use crate::registry::{Provider, Strategy};
+
+/// One session to make ready.
+pub struct SessionRequest<'a> {
+    /// The provider whose lifecycle runs (a target's identity provider, or the provider).
+    pub provider: &'a Provider,
+    pub bucket: Bucket,
+    /// That provider's persistent `.env`, plus any binding variables, for the validator.
+    pub base_env: Vec<(String, String)>,
+    /// Audit scope of the call.
+    pub scope: &'a str,
+    pub collector: &'a dyn Collector,
+    /// `torii reauth`: collect a new session even if the stored one is valid.
+    pub force: bool,
+    pub now: u64,
+}
+
+/// Per-bucket locks, shared by every call of one server (or one CLI command).
+#[derive(Debug, Default)]
+pub struct Authenticator {
+    locks: Mutex<HashMap<PathBuf, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+fn strategy_name(strategy: Strategy) -> &'static str {
+    match strategy {
+        Strategy::Inherited => "inherited",
+        Strategy::Environment => "environment",
+        Strategy::SessionCommand => "session_command",
+        Strategy::CredentialFile => "credential_file",
+    }
+}
+
+impl Authenticator {
+    fn lock_for(&self, bucket: &Bucket) -> Arc<tokio::sync::Mutex<()>> {
+        let mut locks = self
+            .locks
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        Arc::clone(locks.entry(bucket.dir().to_path_buf()).or_default())
+    }
+
+    /// Makes the session ready and returns the variables it adds to the child.
+    pub async fn ensure(
+        &self,
+        request: SessionRequest<'_>,
+        audit: &AuditLog,
+    ) -> Result<Vec<(String, String)>, AuthError> {
+        let auth = &request.provider.config().auth;
+        let tool = request.provider.tool().to_string();
+        match auth.strategy {
+            Strategy::Environment => {}
+            Strategy::Inherited => return self.inherited(&request, audit).await,
+            other => {
+                return Err(AuthError::NotImplemented {
+                    tool,
+                    strategy: strategy_name(other),
+                });
+            }
+        }
+        let lock = self.lock_for(&request.bucket);
+        let _held = lock.lock().await;
+        if request.force {
+            audit.record(request.scope, Event::ReauthForced, &Reference::none(), None);
+        } else if let Some(values) = self.stored_session(&request, audit).await? {
+            return Ok(inject(&injection(request.provider), &values));
+        }
+        self.collect(&request, audit).await
+    }
+
+    /// A stored session that is still good (cache or validator), checked inside the lock.
+    async fn stored_session(
+        &self,
+        request: &SessionRequest<'_>,
+        audit: &AuditLog,
+    ) -> Result<Option<BTreeMap<String, String>>, AuthError> {
+        let provider = request.provider;
+        let tool = provider.tool().to_string();
+        let auth = &provider.config().auth;
+        let stored = credentials::read(&request.bucket.credentials()).map_err(|source| {
+            AuthError::Credentials {
+                tool: tool.clone(),
+                source,
+            }
+        })?;
+        let Some(values) =
+            stored.filter(|values| missing_required(&auth.fields, values).is_empty())
+        else {
+            audit.record(
+                request.scope,
+                Event::SessionInvalid,
+                &Reference::none(),
+                Some("missing"),
+            );
+            return Ok(None);
+        };
+        let cache_path = request.bucket.session_cache();
+        if cache::session_is_fresh(&cache_path, auth.cache_ttl_seconds, request.now) {
+            audit.record(
+                request.scope,
+                Event::SessionOk,
+                &Reference::none(),
+                Some("cached"),
+            );
+            return Ok(Some(values));
+        }
+        let validator = Validator::of(provider, request.base_env.clone()).map_err(|source| {
+            AuthError::Validator {
+                tool: tool.clone(),
+                source,
+            }
+        })?;
+        let Some(validator) = validator else {
+            audit.record(
+                request.scope,
+                Event::SessionOk,
+                &Reference::none(),
+                Some("unvalidated"),
+            );
+            return Ok(Some(values));
+        };
+        let accepted = validator
+            .accepts(&values)
+            .await
+            .map_err(|source| AuthError::Validator {
+                tool: tool.clone(),
+                source,
+            })?;
+        if accepted {
+            let _ = cache::record_session(&cache_path, request.now);
+            audit.record(request.scope, Event::SessionOk, &Reference::none(), None);
+            Ok(Some(values))
+        } else {
+            audit.record(
+                request.scope,
+                Event::SessionInvalid,
+                &Reference::none(),
+                None,
+            );
+            Ok(None)
+        }
+    }
+
+    /// Asks the human; persists only a validated candidate.
+    async fn collect(
+        &self,
+        request: &SessionRequest<'_>,
+        audit: &AuditLog,
+    ) -> Result<Vec<(String, String)>, AuthError> {
+        let provider = request.provider;
+        let tool = provider.tool().to_string();
+        let validator = Validator::of(provider, request.base_env.clone()).map_err(|source| {
+            AuthError::Validator {
+                tool: tool.clone(),
+                source,
+            }
+        })?;
+        let answer = request
+            .collector
+            .collect(CollectRequest {
+                tool: tool.clone(),
+                scope: request.scope.to_string(),
+                fields: provider.config().auth.fields.clone(),
+                validator,
+            })
+            .await;
+        let refused = match &answer {
+            Collected::Validated { refused, .. } | Collected::Cancelled { refused, .. } => *refused,
+        };
+        for _ in 0..refused {
+            audit.record(
+                request.scope,
+                Event::SessionCandidateInvalid,
+                &Reference::none(),
+                None,
+            );
+        }
+        match answer {
+            Collected::Cancelled { reason, .. } => Err(AuthError::Cancelled { tool, reason }),
+            Collected::Validated { values, .. } => {
+                // Only declared fields are ever stored.
+                let fields = &provider.config().auth.fields;
+                let values: BTreeMap<String, String> = values
+                    .into_iter()
+                    .filter(|(name, _)| fields.iter().any(|field| &field.name == name))
+                    .collect();
+                let missing = missing_required(fields, &values);
+                if !missing.is_empty() {
+                    return Err(AuthError::Cancelled {
+                        tool,
+                        reason: format!("required fields are empty: {}", missing.join(", ")),
+                    });
+                }
+                credentials::write(&request.bucket.credentials(), &values).map_err(|source| {
+                    AuthError::Persist {
+                        tool: tool.clone(),
+                        source,
+                    }
+                })?;
+                if provider.config().auth.validate.is_some() {
+                    let _ = cache::record_session(&request.bucket.session_cache(), request.now);
+                }
+                audit.record(
+                    request.scope,
+                    Event::SessionRefreshed,
+                    &Reference::none(),
+                    None,
+                );
+                Ok(inject(&injection(provider), &values))
+            }
+        }
+    }
+
+    async fn inherited(
+        &self,
+        request: &SessionRequest<'_>,
+        audit: &AuditLog,
+    ) -> Result<Vec<(String, String)>, AuthError> {
+        let provider = request.provider;
+        let tool = provider.tool().to_string();
+        let auth = &provider.config().auth;
+        let validator = Validator::of(provider, request.base_env.clone()).map_err(|source| {
+            AuthError::Validator {
+                tool: tool.clone(),
+                source,
+            }
+        })?;
+        let Some(validator) = validator else {
+            audit.record(
+                request.scope,
+                Event::SessionUnchecked,
+                &Reference::none(),
+                None,
+            );
+            return Ok(Vec::new());
+        };
+        let lock = self.lock_for(&request.bucket);
+        let _held = lock.lock().await;
+        let cache_path = request.bucket.session_cache();
+        if cache::session_is_fresh(&cache_path, auth.cache_ttl_seconds, request.now) {
+            audit.record(
+                request.scope,
+                Event::SessionOk,
+                &Reference::none(),
+                Some("cached"),
+            );
+            return Ok(Vec::new());
+        }
+        let accepted = validator
+            .accepts(&BTreeMap::new())
+            .await
+            .map_err(|source| AuthError::Validator {
+                tool: tool.clone(),
+                source,
+            })?;
+        if accepted {
+            let _ = cache::record_session(&cache_path, request.now);
+            audit.record(request.scope, Event::SessionOk, &Reference::none(), None);
+            Ok(Vec::new())
+        } else {
+            audit.record(
+                request.scope,
+                Event::SessionInvalid,
+                &Reference::none(),
+                None,
+            );
+            Err(AuthError::InheritedInvalid { tool })
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! Running a session validator (`auth.validate`) and building the environment a session
+//! gives a child: the provider's persistent `.env`, then the collected fields injected through
+//! `inject.environment`. Validator output is discarded: nothing it prints can leak.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use crate::registry::{Provider, Strategy};
+use crate::runner::{self, Launch, RunError};
+
+/// Everything needed to check one candidate session, without any collected value.
+#[derive(Debug, Clone)]
+pub struct Validator {
+    pub program: PathBuf,
+    pub args: Vec<String>,
+    /// The provider's `.env` (and, for a target binding, its profile variables).
+    pub base_env: Vec<(String, String)>,
+    /// `(variable, field)`: how collected fields reach the validator and the child.
+    pub inject: Vec<(String, String)>,
+    pub removed_env: Vec<String>,
+}
+
+/// How collected fields become environment variables.
+pub fn injection(provider: &Provider) -> Vec<(String, String)> {
+    let auth = &provider.config().auth;
+    if auth.strategy != Strategy::Environment {
+        return Vec::new();
+    }
+    auth.inject
+        .iter()
+        .flat_map(|inject| inject.pairs())
+        .filter_map(|(variable, template)| {
+            // The registry accepted only templates of the exact form `${FIELD}`.
+            let field = template.strip_prefix("${")?.strip_suffix('}')?;
+            Some((variable.to_string(), field.to_string()))
+        })
+        .collect()
+}
+
+/// The injected variables for `values`.
+pub fn inject(
+    inject: &[(String, String)],
+    values: &BTreeMap<String, String>,
+) -> Vec<(String, String)> {
+    inject
+        .iter()
+        .filter_map(|(variable, field)| {
+            values
+                .get(field)
+                .map(|value| (variable.clone(), value.clone()))
+        })
+        .collect()
+}
+
+impl Validator {
+    /// The provider's validator, or `None` when it declares none.
+    pub fn of(
+        provider: &Provider,
+        base_env: Vec<(String, String)>,
+    ) -> Result<Option<Self>, RunError> {
+        let auth = &provider.config().auth;
+        let Some(validate) = &auth.validate else {
+            return Ok(None);
+        };
+        Ok(Some(Self {
+            program: runner::resolve(&validate.command)?,
+            args: validate.args.clone(),
+            base_env,
+            inject: injection(provider),
+            removed_env: auth.removed_env.clone(),
+        }))
+    }
+
+    /// Whether the session made of `values` is accepted (exit code 0).
+    pub async fn accepts(&self, values: &BTreeMap<String, String>) -> Result<bool, RunError> {
+        let mut env = self.base_env.clone();
+        env.extend(inject(&self.inject, values));
+        let launch = Launch {
+            program: self.program.clone(),
+            args: self.args.clone(),
+            env_overlay: env,
+            env_remove: self.removed_env.clone(),
+            // Only the exit code matters; keep nothing of what it prints.
+            max_output_bytes: 1,
+        };
+        Ok(runner::run(launch).await?.exit_code == 0)
+    }
+}
