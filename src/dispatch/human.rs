@@ -46,22 +46,33 @@ impl Interface {
 
 /// Collects sessions from the human through the interface; without a window every collection
 /// is cancelled safely: nothing is persisted and the call gets a clear error.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug)]
 pub struct HumanCollector {
     interface: Interface,
+    #[cfg(debug_assertions)]
+    responder: Option<super::responder::Responder>,
 }
 
 impl HumanCollector {
     pub fn new(interface: Interface) -> Self {
-        Self { interface }
+        Self {
+            interface,
+            #[cfg(debug_assertions)]
+            responder: super::responder::Responder::from_env(),
+        }
     }
 }
 
 impl Collector for HumanCollector {
     fn collect<'a>(
         &'a self,
-        _request: CollectRequest,
+        request: CollectRequest,
     ) -> Pin<Box<dyn Future<Output = Collected> + Send + 'a>> {
+        #[cfg(debug_assertions)]
+        if let Some(responder) = &self.responder {
+            return Box::pin(responder.collect(request));
+        }
+        drop(request);
         let reason = self.interface.unavailable_reason().to_string();
         Box::pin(async move { Collected::Cancelled { refused: 0, reason } })
     }

@@ -17,6 +17,8 @@ mod locked;
 mod outcome;
 mod policy;
 mod policy_view;
+#[cfg(debug_assertions)]
+mod responder;
 mod session;
 
 use std::path::Path;
