@@ -5,9 +5,12 @@
 
 mod args;
 mod init;
+mod lookup;
+mod policy;
 mod provider;
 
-pub use args::{Cli, Command, ProviderCommand};
+pub use args::{Cli, Command, PolicyCommand, ProviderCommand};
+pub use policy::PolicyCliError;
 
 use std::path::PathBuf;
 
@@ -31,6 +34,12 @@ pub enum CliError {
     },
     #[error(transparent)]
     Registry(#[from] crate::registry::RegistryError),
+    #[error(transparent)]
+    Package(#[from] crate::packages::PackageError),
+    #[error(transparent)]
+    Policy(#[from] PolicyCliError),
+    #[error(transparent)]
+    Lookup(#[from] lookup::LookupError),
     /// A command that does not exist but that people type; the message is the correction.
     #[error("{0}")]
     Correction(&'static str),
@@ -55,5 +64,6 @@ pub fn run(command: Command, root: &ConfigRoot) -> Result<(), CliError> {
             Ok(())
         }
         Command::Provider { command } => provider::run(command, root),
+        Command::Policy { command } => policy::run(command, root),
     }
 }
