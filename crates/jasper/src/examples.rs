@@ -138,18 +138,8 @@ impl fmt::Display for Failure {
             self.index,
             self.example.args,
             self.expected,
-            describe(&self.decision)
+            self.decision.describe()
         )
-    }
-}
-
-/// A decision in words, naming the rule or argument that made it.
-pub fn describe(decision: &Decision) -> String {
-    match decision {
-        Decision::Allowed { rule } => format!("allowed by accept {rule:?}"),
-        Decision::Unresolved => "unresolved (no rule decides it)".to_string(),
-        Decision::DeniedExplicit { rule } => format!("denied by deny {rule:?}"),
-        Decision::Forbidden { arg } => format!("denied by forbidden argument {arg:?}"),
     }
 }
 

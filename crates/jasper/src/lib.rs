@@ -30,7 +30,7 @@ pub use decision::{Decision, Evaluation};
 pub use error::{
     GrantMatcherError, GrantsIssue, PolicyError, RuleError, RuleList, RulesError, SettingError,
 };
-pub use examples::{Example, Examples, Expectation, Failure, check_examples, describe};
+pub use examples::{Example, Examples, Expectation, Failure, check_examples};
 pub use grant::{GrantEntry, GrantMatcher, GrantMode};
 pub use grants::Grants;
 pub use policy::Policy;
