@@ -47,6 +47,16 @@ pub fn copy_tree(source: &Path, dest: &Path) -> Result<(), PackageError> {
                 let path = entry.path();
                 let file =
                     std::fs::File::open(&path).map_err(|error| PackageError::read(&path, error))?;
+                // The entry could have been swapped for a link since it was listed.
+                let listed = entry
+                    .metadata()
+                    .map_err(|error| PackageError::read(&path, error))?;
+                let opened = file
+                    .metadata()
+                    .map_err(|error| PackageError::read(&path, error))?;
+                if !same_file(&listed, &opened) {
+                    return Err(fail("changed while it was being copied".into()));
+                }
                 budget.write_file(dest, &child, file).map_err(fail)?;
             } else {
                 return Err(fail(
@@ -56,6 +66,17 @@ pub fn copy_tree(source: &Path, dest: &Path) -> Result<(), PackageError> {
         }
     }
     Ok(())
+}
+
+#[cfg(unix)]
+fn same_file(listed: &std::fs::Metadata, opened: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    opened.is_file() && listed.dev() == opened.dev() && listed.ino() == opened.ino()
+}
+
+#[cfg(not(unix))]
+fn same_file(_listed: &std::fs::Metadata, opened: &std::fs::Metadata) -> bool {
+    opened.is_file()
 }
 
 /// SHA-256 over the files of `dir` in path order: for each file its `/`-separated relative

@@ -125,6 +125,32 @@ fn install_from_zip_tar_and_tgz_with_or_without_a_top_directory() {
     }
 }
 
+#[cfg(unix)]
+#[test]
+fn undeclared_files_are_neither_run_nor_installed() {
+    use std::os::unix::fs::PermissionsExt;
+    let root = Root::new();
+    let (_keep, package) = copy_example("az");
+    let marker = root.path().join("ran");
+    let script = package.join("install.sh");
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\ntouch '{}'\n", marker.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    install(&root, &package).success();
+    assert!(!marker.exists(), "a package script ran");
+    let installed = files(&providers(&root).join("az"));
+    assert!(
+        installed
+            .iter()
+            .all(|(name, _)| !name.ends_with("install.sh")),
+        "{:?}",
+        installed.iter().map(|(name, _)| name).collect::<Vec<_>>()
+    );
+}
+
 #[test]
 fn an_existing_destination_is_refused_and_left_alone() {
     let root = Root::new();
