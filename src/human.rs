@@ -20,6 +20,24 @@ pub fn progress(line: &str) {
     eprintln!("{line}");
 }
 
+/// Whether a human is at the terminal: stdin and stderr are both terminals.
+pub fn interactive() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
+}
+
+/// Asks a yes/no question on stderr and reads the answer from stdin. Only `y` or `yes`
+/// (any case) is yes; anything else, including end of input, is no.
+pub fn confirm(question: &str) -> bool {
+    eprint!("{question} [y/N] ");
+    let _ = std::io::stderr().flush();
+    let mut answer = String::new();
+    if std::io::stdin().read_line(&mut answer).is_err() {
+        return false;
+    }
+    matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes")
+}
+
 /// Left-aligned columns separated by two spaces, without trailing spaces.
 pub fn table<const N: usize>(rows: &[[String; N]]) -> Vec<String> {
     let mut widths = [0usize; N];

@@ -32,12 +32,49 @@ pub enum Command {
         #[command(subcommand)]
         command: TargetCommand,
     },
+    /// Show, edit and test the policy (rules.yaml) of a provider or target
+    Policy {
+        #[command(subcommand)]
+        command: PolicyCommand,
+    },
 }
 
 #[derive(Debug, Subcommand)]
 pub enum ProviderCommand {
     /// List installed providers: tool, name, executable, version and origin
     List,
+    /// Search the provider catalog (TORII_PROVIDER_CATALOG, else the official index)
+    Search {
+        /// Case-insensitive text matched against names and descriptions; all without it
+        query: Option<String>,
+    },
+    /// Install a package: an existing path (directory, .zip, .tar, .tar.gz, .tgz), an
+    /// https:// URL, or a catalog name, tried in that order
+    ///
+    /// The policy is installed empty; nothing from the package is ever executed. An existing
+    /// provider directory is refused. Restart the MCP server afterwards.
+    Install {
+        /// Path, https:// URL or catalog name
+        source: String,
+    },
+    /// Apply one of the package's read-only setups to the provider's empty policy
+    ///
+    /// The only command that writes rules.yaml; it refuses a policy that already has any
+    /// deny, accept or example.
+    Setup {
+        /// Provider name (or tool)
+        provider: String,
+        /// Setup name from the package manifest, e.g. readonly
+        setup: String,
+    },
+    /// Upgrade an installed package from the origin recorded in its lock
+    ///
+    /// Replaces only provider.yaml and .torii-package/; rules, .env, grants, targets,
+    /// caches and credentials are never opened for writing. Restart the MCP server afterwards.
+    Upgrade {
+        /// Provider name (or tool)
+        provider: String,
+    },
     /// Not a command: answers with the right one
     #[command(hide = true, disable_help_flag = true)]
     Update {
@@ -124,4 +161,50 @@ pub struct TargetAdd {
     /// aws_profile: region passed to the CLI as --region
     #[arg(long)]
     pub region: Option<String>,
+}
+#[derive(Debug, Subcommand)]
+pub enum PolicyCommand {
+    /// Print the effective policy of a provider or target and its path; warn about ignored accepts
+    Show {
+        /// The provider's MCP tool (or name)
+        tool: String,
+        /// A target alias: its own rules.yaml when it has one, else the shared policy
+        target: Option<String>,
+    },
+    /// Edit a copy of the policy in $VISUAL or $EDITOR, check it, then replace the live file
+    ///
+    /// The editor is $VISUAL, else $EDITOR, else vi (notepad on Windows), split on whitespace
+    /// and run without a shell; an editor that returns at once needs its wait flag
+    /// (`code --wait`, `subl -w`). Malformed YAML, an invalid rule, an empty file or a failing
+    /// example never reach the live file: the draft is kept at a path named in the error.
+    Edit {
+        /// The provider's MCP tool (or name)
+        tool: String,
+        /// A configured target alias; its own policy replaces the shared one
+        target: Option<String>,
+        /// Create the policy when it does not exist yet (for a target: start from a copy of
+        /// the shared policy)
+        #[arg(long)]
+        create: bool,
+    },
+    /// Show the decision for an argument vector without running anything, or verify every
+    /// example of the policy with --all
+    ///
+    /// Exits 0 when the check ran, whatever the decision; with --all, exits 1 if any example
+    /// fails. Example: torii policy check aws -- s3 ls s3://bucket
+    Check {
+        /// The provider's MCP tool (or name)
+        tool: String,
+        /// A target alias
+        target: Option<String>,
+        /// Verify every example of the effective policy
+        #[arg(long, conflicts_with = "args")]
+        all: bool,
+        /// Print documented JSON instead of text
+        #[arg(long)]
+        json: bool,
+        /// The arguments the agent would send, after `--`
+        #[arg(last = true, required_unless_present = "all")]
+        args: Vec<String>,
+    },
 }

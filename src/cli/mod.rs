@@ -6,10 +6,13 @@
 mod args;
 mod demo;
 mod init;
+mod lookup;
+mod policy;
 mod provider;
 mod target;
 
-pub use args::{Cli, Command, ProviderCommand, TargetAdd, TargetCommand};
+pub use args::{Cli, Command, PolicyCommand, ProviderCommand, TargetAdd, TargetCommand};
+pub use policy::PolicyCliError;
 
 use std::path::PathBuf;
 
@@ -37,6 +40,12 @@ pub enum CliError {
     Serve(#[from] crate::mcp::ServeError),
     #[error(transparent)]
     Demo(#[from] demo::DemoError),
+    #[error(transparent)]
+    Package(#[from] crate::packages::PackageError),
+    #[error(transparent)]
+    Policy(#[from] PolicyCliError),
+    #[error(transparent)]
+    Lookup(#[from] lookup::LookupError),
     /// A command that does not exist but that people type; the message is the correction.
     #[error("{0}")]
     Correction(&'static str),
@@ -81,5 +90,6 @@ pub fn run(command: Command, root: &ConfigRoot) -> Result<(), CliError> {
         }
         Command::Provider { command } => provider::run(command, root),
         Command::Target { command } => target::run(command, root),
+        Command::Policy { command } => policy::run(command, root),
     }
 }

@@ -1,8 +1,10 @@
 //! `torii provider …`: the provider commands of the control plane.
 
+use crate::packages::{self, catalog};
 use crate::paths::ConfigRoot;
 use crate::registry::Registry;
 
+use super::lookup::{self, Prefer};
 use super::{CliError, ProviderCommand};
 
 /// The book's exact correction for the verb people reach for first.
@@ -11,6 +13,10 @@ pub const UPDATE_CORRECTION: &str = "there is no `torii provider update`; changi
 pub fn run(command: ProviderCommand, root: &ConfigRoot) -> Result<(), CliError> {
     match command {
         ProviderCommand::List => list(root),
+        ProviderCommand::Search { query } => search(query.as_deref()),
+        ProviderCommand::Install { source } => install(root, &source),
+        ProviderCommand::Setup { provider, setup } => apply_setup(root, &provider, &setup),
+        ProviderCommand::Upgrade { provider } => upgrade(root, &provider),
         ProviderCommand::Update { .. } => Err(CliError::Correction(UPDATE_CORRECTION)),
     }
 }
@@ -27,18 +33,120 @@ fn list(root: &ConfigRoot) -> Result<(), CliError> {
     let mut rows = vec![["TOOL", "NAME", "EXECUTABLE", "VERSION", "ORIGIN"].map(String::from)];
     for provider in registry.providers() {
         let config = &provider.config;
-        // Package metadata (.torii-package/lock.yaml) arrives with packages; until then every
-        // install is local.
+        let (version, origin) = match packages::read_lock(provider.dir()) {
+            None => ("local".to_string(), "local".to_string()),
+            Some(Ok(lock)) => (lock.package_version, lock.origin.describe()),
+            Some(Err(error)) => {
+                crate::human::progress(&format!("warning: {error}"));
+                ("?".to_string(), "invalid lock".to_string())
+            }
+        };
         rows.push([
             config.tool.clone(),
             config.name.clone(),
             config.command.clone(),
-            "local".to_string(),
-            "local".to_string(),
+            version,
+            origin,
         ]);
     }
     for line in crate::human::table(&rows) {
         crate::human::data(&line);
     }
+    Ok(())
+}
+
+fn search(query: Option<&str>) -> Result<(), CliError> {
+    let location = catalog::configured()?;
+    let catalog = catalog::Catalog::load(location)?;
+    let found = catalog.search(query);
+    if found.is_empty() {
+        let what = query.map_or(String::new(), |query| format!(" matching {query:?}"));
+        crate::human::progress(&format!(
+            "no providers{what} in {}",
+            catalog.location.describe()
+        ));
+        return Ok(());
+    }
+    let mut rows = vec![["NAME", "VERSION", "DESCRIPTION"].map(String::from)];
+    for entry in found {
+        rows.push([
+            entry.name.clone(),
+            entry.version.clone(),
+            entry
+                .description
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" "),
+        ]);
+    }
+    for line in crate::human::table(&rows) {
+        crate::human::data(&line);
+    }
+    Ok(())
+}
+
+fn install(root: &ConfigRoot, source: &str) -> Result<(), CliError> {
+    let installed = packages::install(root, source)?;
+    crate::human::progress(&format!(
+        "installed {} {} (tool {}) from {} into {}",
+        installed.name,
+        installed.package_version,
+        installed.tool,
+        installed.label,
+        installed.dir.display()
+    ));
+    crate::human::progress(
+        "its policy is empty: nothing the agent sends is allowed by rules until you write one",
+    );
+    for setup in &installed.setups {
+        crate::human::progress(&format!(
+            "  to apply the curated setup: torii provider setup {} {setup}",
+            installed.name
+        ));
+    }
+    crate::human::progress("restart the MCP server to publish the new tool");
+    crate::human::data(&installed.dir.display().to_string());
+    Ok(())
+}
+
+fn apply_setup(root: &ConfigRoot, key: &str, setup: &str) -> Result<(), CliError> {
+    let registry = Registry::load(root.dir())?;
+    let provider = lookup::provider(&registry, key, Prefer::Name)?;
+    let applied = packages::setup(provider, setup)?;
+    crate::human::progress(&format!(
+        "applied setup {setup} to {}: {} deny, {} accept rules, {} examples",
+        applied.path.display(),
+        applied.deny,
+        applied.accept,
+        applied.examples
+    ));
+    for rule in &applied.ignored_accepts {
+        crate::human::progress(&format!(
+            "warning: accept {rule:?} is narrower than minimum_accept_tokens and is ignored"
+        ));
+    }
+    crate::human::progress("review it with `torii policy show`; no restart is needed");
+    Ok(())
+}
+
+fn upgrade(root: &ConfigRoot, key: &str) -> Result<(), CliError> {
+    let registry = Registry::load(root.dir())?;
+    let provider = lookup::provider(&registry, key, Prefer::Name)?;
+    let upgraded = packages::upgrade(root, provider)?;
+    crate::human::progress(&format!(
+        "upgraded {} from {} to {} ({}); rules, .env, grants, targets and sessions were not touched",
+        upgraded.name, upgraded.from_version, upgraded.to_version, upgraded.label
+    ));
+    if upgraded.environment_changed {
+        crate::human::progress(&format!(
+            "the package's environment example changed; compare it with your .env: {}",
+            provider
+                .dir()
+                .join(packages::PACKAGE_DIR)
+                .join(packages::CONTENT_DIR)
+                .display()
+        ));
+    }
+    crate::human::progress("restart the MCP server to load the new provider.yaml");
     Ok(())
 }

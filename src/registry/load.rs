@@ -92,6 +92,15 @@ fn load_chunk(dirs: &[PathBuf]) -> Result<Vec<Provider>, RegistryError> {
     Ok(providers)
 }
 
+/// Decodes and validates one `provider.yaml` on its own, without its targets or the other
+/// providers: what a package's provider must satisfy before it is installed. `path` names the
+/// file in errors.
+pub fn parse_provider(path: &Path, bytes: &[u8]) -> Result<ProviderConfig, RegistryError> {
+    let config: ProviderConfig = decode(path, bytes)?;
+    validate::check_provider(&config).map_err(|error| invalid(path, error))?;
+    Ok(config)
+}
+
 fn load_provider(dir: PathBuf) -> Result<Option<Provider>, RegistryError> {
     let path = dir.join(PROVIDER_FILE);
     let Some(bytes) = read_if_present(&path)? else {

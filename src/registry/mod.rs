@@ -25,6 +25,7 @@ use std::sync::Arc;
 
 pub use error::RegistryError;
 pub use lexical::{NAME_MAX_BYTES, check_name};
+pub use load::parse_provider;
 pub use loaded::{Provider, Target};
 pub use provider::{
     Auth, AuthField, CommandSpec, DEFAULT_CACHE_TTL_SECONDS, DEFAULT_ENV_FILE,

@@ -1,15 +1,21 @@
 //! All of Torii's integration tests form one test binary (one link, one run); each area is a
 //! module. Helpers that make a fresh config root and run the real executable live in `common`.
+//! Package helpers (archives, snapshots, an HTTPS server on loopback) live in `pack`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
 
+mod archives;
 mod cli;
 mod common;
 mod demo;
+mod example_policies;
 mod leases;
 mod mcp;
 mod mcp_client;
 mod mcp_targets;
 mod no_secrets_read;
+mod pack;
+mod packages;
+mod policy_cli;
 mod python_sdk;
 mod registry;
 mod runner;

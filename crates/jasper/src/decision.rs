@@ -41,6 +41,17 @@ impl Decision {
         matches!(self, Decision::Allowed { .. })
     }
 
+    /// The decision in words, naming the rule or argument that made it, e.g.
+    /// `denied by deny "ecs execute-command"`.
+    pub fn describe(&self) -> String {
+        match self {
+            Decision::Allowed { rule } => format!("allowed by accept {rule:?}"),
+            Decision::Unresolved => "unresolved (no rule decides it)".to_string(),
+            Decision::DeniedExplicit { rule } => format!("denied by deny {rule:?}"),
+            Decision::Forbidden { arg } => format!("denied by forbidden argument {arg:?}"),
+        }
+    }
+
     /// True for [`Decision::DeniedExplicit`] and [`Decision::Forbidden`].
     pub fn is_denied(&self) -> bool {
         matches!(

@@ -5,12 +5,15 @@
 //!   provider's [`PolicySettings`] and fails closed on any error.
 //! - [`Policy::evaluate`] applies `forbidden_args`, `ignore_args`, deny, then accept, and returns
 //!   a [`Decision`]; `Unresolved` is left to grants and a human.
+//! - [`check_examples`] verifies the optional `examples` block of `rules.yaml`: vectors the
+//!   policy must allow, deny or leave unresolved.
 //! - [`Grants`] reads and writes the version 2 grants file, whose entries hold only a mode, a
 //!   token count and a SHA-256 fingerprint of the tokens.
 
 mod args;
 mod decision;
 mod error;
+mod examples;
 mod fingerprint;
 mod grant;
 mod grants;
@@ -27,6 +30,7 @@ pub use decision::{Decision, Evaluation};
 pub use error::{
     GrantMatcherError, GrantsIssue, PolicyError, RuleError, RuleList, RulesError, SettingError,
 };
+pub use examples::{Example, Examples, Expectation, Failure, check_examples};
 pub use grant::{GrantEntry, GrantMatcher, GrantMode};
 pub use grants::Grants;
 pub use policy::Policy;

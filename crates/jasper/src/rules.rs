@@ -1,5 +1,6 @@
-//! Parsing of `rules.yaml` into an uncompiled [`RulesFile`]: the version check and the two rule
-//! lists with their positions. Checking each rule is [`crate::Policy::compile`]'s job.
+//! Parsing of `rules.yaml` into an uncompiled [`RulesFile`]: the version check, the two rule
+//! lists and the optional `examples` block, with their positions. Checking each rule is
+//! [`crate::Policy::compile`]'s job; checking the examples is [`crate::check_examples`]'s.
 
 use std::fmt;
 
@@ -8,6 +9,7 @@ use serde::de::{self, Deserializer, Visitor};
 use serde_saphyr::Spanned;
 
 use crate::error::RulesError;
+use crate::examples::{Example, Examples};
 
 /// The rule lists of a `rules.yaml`, in file order, not yet compiled.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -16,6 +18,8 @@ pub struct RulesFile {
     pub deny: Vec<RuleSource>,
     /// The `accept` list.
     pub accept: Vec<RuleSource>,
+    /// The optional `examples` block; not rules, never consulted by evaluation.
+    pub examples: Examples,
 }
 
 /// One rule as written, with its position in `rules.yaml` when it came from a file.
@@ -52,6 +56,7 @@ impl RulesFile {
         RulesFile {
             deny: deny.into_iter().map(RuleSource::new).collect(),
             accept: accept.into_iter().map(RuleSource::new).collect(),
+            examples: Examples::default(),
         }
     }
 
@@ -64,8 +69,10 @@ impl RulesFile {
 /// Parses the text of a `rules.yaml`.
 ///
 /// `version` may be `"1"`, `"1.0"`, `1` or `1.0`; when absent the file is read as version 1.
-/// `deny` and `accept` are optional lists of strings (absent or null means empty). Any other
-/// top-level key is an error. An empty document is an empty rules file (nothing is allowed).
+/// `deny` and `accept` are optional lists of strings (absent or null means empty). `examples`
+/// is an optional mapping with the optional keys `allowed`, `denied` and `unresolved`, each a
+/// list of argument vectors (lists of strings). Any other key is an error. An empty document is
+/// an empty rules file (nothing is allowed).
 pub fn parse_rules(text: &str) -> Result<RulesFile, RulesError> {
     let raw: RawRules = crate::yaml::from_str(text)?;
     if let Some(version) = raw.version
@@ -80,6 +87,10 @@ pub fn parse_rules(text: &str) -> Result<RulesFile, RulesError> {
     Ok(RulesFile {
         deny: sources(raw.deny),
         accept: sources(raw.accept),
+        examples: raw
+            .examples
+            .map(RawExamples::into_examples)
+            .unwrap_or_default(),
     })
 }
 
@@ -92,6 +103,40 @@ struct RawRules {
     deny: Option<Vec<Spanned<String>>>,
     #[serde(default)]
     accept: Option<Vec<Spanned<String>>>,
+    #[serde(default)]
+    examples: Option<RawExamples>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawExamples {
+    #[serde(default)]
+    allowed: Option<Vec<Spanned<Vec<String>>>>,
+    #[serde(default)]
+    denied: Option<Vec<Spanned<Vec<String>>>>,
+    #[serde(default)]
+    unresolved: Option<Vec<Spanned<Vec<String>>>>,
+}
+
+impl RawExamples {
+    fn into_examples(self) -> Examples {
+        let list = |examples: Option<Vec<Spanned<Vec<String>>>>| {
+            examples
+                .unwrap_or_default()
+                .into_iter()
+                .map(|example| Example {
+                    line: known(example.referenced.line()),
+                    column: known(example.referenced.column()),
+                    args: example.value,
+                })
+                .collect()
+        };
+        Examples {
+            allowed: list(self.allowed),
+            denied: list(self.denied),
+            unresolved: list(self.unresolved),
+        }
+    }
 }
 
 fn sources(list: Option<Vec<Spanned<String>>>) -> Vec<RuleSource> {

@@ -5,6 +5,7 @@
 mod args;
 mod boundaries;
 mod common;
+mod examples;
 mod grants;
 mod properties;
 mod regex_rules;

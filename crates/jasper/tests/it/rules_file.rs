@@ -86,6 +86,7 @@ fn rules_keep_text_order_and_position() {
                     column: Some(5)
                 },
             ],
+            examples: Default::default(),
         }
     );
 }
@@ -114,6 +115,10 @@ fn malformed_documents_are_errors_with_a_position() {
         "deny: [\"s3 ls\", [nested]]",
         "deny: {a: b}",
         "examples: []",
+        "exampels: {}",
+        "examples: {allowed: [[s3, ls]], allow: []}",
+        "examples: {denied: [\"s3 ls\"]}",
+        "examples: {denied: [[s3, [ls]]]}",
         "deny: []\ndeny: []",
         "deny: [\"s3 ls\"\n",
         "- s3 ls",

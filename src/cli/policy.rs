@@ -1,0 +1,465 @@
+//! `torii policy show | edit | check`: the operator's view of a provider's or target's
+//! `rules.yaml`, a safe editor for it, and a way to test it without running anything.
+
+use std::path::{Path, PathBuf};
+
+use jasper::{Decision, Evaluation, PolicySettings};
+
+use crate::atomic::{self, Mode};
+use crate::paths::ConfigRoot;
+use crate::policy::{
+    self, EMPTY_POLICY, EditorCommand, EditorError, Effective, PolicyFileError, Review, RulesOrigin,
+};
+use crate::registry::{Provider, Registry, Target};
+
+use super::lookup::{self, Prefer};
+use super::{CliError, PolicyCommand};
+
+/// The draft `policy edit` works on, next to the live file.
+const DRAFT_FILE: &str = "rules.draft.yaml";
+
+/// Why a policy command failed.
+#[derive(Debug, thiserror::Error)]
+pub enum PolicyCliError {
+    #[error(transparent)]
+    File(#[from] PolicyFileError),
+    #[error(transparent)]
+    Editor(#[from] EditorError),
+    #[error(
+        "target {alias} of {tool} has no policy of its own; it uses {shared}. Pass --create to create {own}, which then replaces the shared policy for this alias"
+    )]
+    NoOwnPolicy {
+        tool: String,
+        alias: String,
+        shared: PathBuf,
+        own: PathBuf,
+    },
+    #[error("rules file not found: {}; pass --create to start one", path.display())]
+    Missing { path: PathBuf },
+    #[error("cannot run the editor {}: {source}", program.display())]
+    Launch {
+        program: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "the editor {} exited with {status}; {} was not changed and the draft is kept at {}",
+        program.display(), live.display(), draft.display()
+    )]
+    EditorFailed {
+        program: PathBuf,
+        status: std::process::ExitStatus,
+        live: PathBuf,
+        draft: PathBuf,
+    },
+    #[error("{reason}\n{} was not changed; the rejected draft is kept at {}", live.display(), draft.display())]
+    Rejected {
+        reason: String,
+        live: PathBuf,
+        draft: PathBuf,
+    },
+    #[error(
+        "{} changed while you were editing, so it was not replaced; your draft is kept at {}",
+        live.display(), draft.display()
+    )]
+    ChangedMeanwhile { live: PathBuf, draft: PathBuf },
+    #[error("cannot {action} the draft {}: {source}", path.display())]
+    Draft {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{failed} of {total} examples fail in {}", path.display())]
+    ExamplesFailed {
+        failed: usize,
+        total: usize,
+        path: PathBuf,
+    },
+}
+
+pub fn run(command: PolicyCommand, root: &ConfigRoot) -> Result<(), CliError> {
+    let registry = Registry::load(root.dir())?;
+    match command {
+        PolicyCommand::Show { tool, target } => {
+            let (provider, target) = select(&registry, &tool, target.as_deref())?;
+            show(provider, target)
+        }
+        PolicyCommand::Edit {
+            tool,
+            target,
+            create,
+        } => {
+            let (provider, target) = select(&registry, &tool, target.as_deref())?;
+            edit(provider, target, create)
+        }
+        PolicyCommand::Check {
+            tool,
+            target,
+            all,
+            json,
+            args,
+        } => {
+            let (provider, target) = select(&registry, &tool, target.as_deref())?;
+            if all {
+                check_all(provider, target, json)
+            } else {
+                check_one(provider, target, &args, json)
+            }
+        }
+    }
+}
+
+fn select<'r>(
+    registry: &'r Registry,
+    tool: &str,
+    alias: Option<&str>,
+) -> Result<(&'r Provider, Option<&'r Target>), CliError> {
+    let provider = lookup::provider(registry, tool, Prefer::Tool)?;
+    let target = match alias {
+        Some(alias) => Some(lookup::target(provider, alias)?),
+        None => None,
+    };
+    Ok((provider, target))
+}
+
+fn settings(provider: &Provider) -> PolicySettings {
+    policy::policy_settings(&provider.config().policy)
+}
+
+/// One line saying whose policy a file is.
+fn describe(provider: &Provider, effective: &Effective) -> String {
+    let path = effective.path.display();
+    match &effective.origin {
+        RulesOrigin::Shared => format!("shared policy of {}: {path}", provider.tool()),
+        RulesOrigin::Target { alias } => format!(
+            "policy of target {alias} of {} (replaces the shared one): {path}",
+            provider.tool()
+        ),
+        RulesOrigin::Inherited { alias } => format!(
+            "target {alias} of {} has no policy of its own; it uses the shared policy: {path}",
+            provider.tool()
+        ),
+    }
+}
+
+fn show(provider: &Provider, target: Option<&Target>) -> Result<(), CliError> {
+    let effective = policy::effective(provider, target).map_err(PolicyCliError::from)?;
+    let text = policy::read_rules_text(&effective.path).map_err(PolicyCliError::from)?;
+    let settings = settings(provider);
+    crate::human::data(&format!("# {}", describe(provider, &effective)));
+    crate::human::data(&format!(
+        "# provider.yaml policy: minimum_accept_tokens {}, forbidden_args {:?}, ignore_args leading {} flags {:?}",
+        settings.minimum_accept_tokens.max(1),
+        settings.forbidden_args,
+        settings.ignore_args.leading,
+        settings.ignore_args.flags
+    ));
+    for line in text.lines() {
+        crate::human::data(line);
+    }
+    let (rules, compiled) =
+        policy::compile(&effective.path, &text, &settings).map_err(PolicyCliError::from)?;
+    for rule in compiled.ignored_accepts() {
+        crate::human::progress(&format!(
+            "warning: accept {rule:?} has fewer than minimum_accept_tokens ({}) tokens and is ignored",
+            settings.minimum_accept_tokens
+        ));
+    }
+    for failure in jasper::check_examples(&compiled, &rules.examples) {
+        crate::human::progress(&format!("warning: {failure}"));
+    }
+    Ok(())
+}
+
+/// What `edit` starts from.
+struct EditPlan {
+    live: PathBuf,
+    /// The live text, or what a created policy starts from.
+    original: String,
+    creating: bool,
+}
+
+fn plan_edit(
+    provider: &Provider,
+    target: Option<&Target>,
+    create: bool,
+) -> Result<EditPlan, PolicyCliError> {
+    let shared = provider.rules_path();
+    let read_existing = |path: &Path| match policy::read_rules_text(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(PolicyFileError::NotFound { .. }) => Ok(None),
+        Err(error) => Err(error),
+    };
+    let live = target.map_or_else(|| shared.clone(), Target::rules_path);
+    if let Some(text) = read_existing(&live)? {
+        return Ok(EditPlan {
+            live,
+            original: text,
+            creating: false,
+        });
+    }
+    match (target, create) {
+        (Some(target), false) => Err(PolicyCliError::NoOwnPolicy {
+            tool: provider.tool().to_string(),
+            alias: target.alias().to_string(),
+            shared,
+            own: live,
+        }),
+        (None, false) => Err(PolicyCliError::Missing { path: live }),
+        (Some(_), true) => Ok(EditPlan {
+            original: read_existing(&shared)?.unwrap_or_else(|| EMPTY_POLICY.to_string()),
+            live,
+            creating: true,
+        }),
+        (None, true) => Ok(EditPlan {
+            live,
+            original: EMPTY_POLICY.to_string(),
+            creating: true,
+        }),
+    }
+}
+
+fn edit(provider: &Provider, target: Option<&Target>, create: bool) -> Result<(), CliError> {
+    let plan = plan_edit(provider, target, create)?;
+    let editor = policy::editor_command().map_err(PolicyCliError::from)?;
+    let draft = plan
+        .live
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join(DRAFT_FILE);
+    if draft.exists() {
+        crate::human::progress(&format!(
+            "resuming the draft kept from an earlier edit: {} (delete it to start again from the live policy)",
+            draft.display()
+        ));
+    } else {
+        atomic::write(&draft, plan.original.as_bytes(), Mode::Private)?;
+    }
+    let settings = settings(provider);
+    loop {
+        run_editor(&editor, &draft, &plan.live)?;
+        let text = std::fs::read_to_string(&draft).map_err(|source| PolicyCliError::Draft {
+            action: "read",
+            path: draft.clone(),
+            source,
+        })?;
+        match policy::review_draft(&plan.original, &text, &draft, &settings) {
+            Review::Unchanged => {
+                remove_draft(&draft)?;
+                let what = if plan.creating {
+                    "not created"
+                } else {
+                    "left as it was"
+                };
+                crate::human::progress(&format!("no changes; {} {what}", plan.live.display()));
+                return Ok(());
+            }
+            Review::Accepted {
+                ignored_accepts, ..
+            } => {
+                apply(&plan, &text, &draft)?;
+                for rule in ignored_accepts {
+                    crate::human::progress(&format!(
+                        "warning: accept {rule:?} has fewer than minimum_accept_tokens ({}) tokens and is ignored",
+                        settings.minimum_accept_tokens
+                    ));
+                }
+                return Ok(());
+            }
+            Review::Rejected { reason } => {
+                if crate::human::interactive() {
+                    crate::human::progress(&format!("the draft was rejected: {reason}"));
+                    if crate::human::confirm("Reopen the editor to fix it?") {
+                        continue;
+                    }
+                }
+                return Err(PolicyCliError::Rejected {
+                    reason,
+                    live: plan.live,
+                    draft,
+                }
+                .into());
+            }
+        }
+    }
+}
+
+fn run_editor(editor: &EditorCommand, draft: &Path, live: &Path) -> Result<(), PolicyCliError> {
+    let status = std::process::Command::new(&editor.program)
+        .args(&editor.args)
+        .arg(draft)
+        .status()
+        .map_err(|source| PolicyCliError::Launch {
+            program: editor.program.clone(),
+            source,
+        })?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(PolicyCliError::EditorFailed {
+            program: editor.program.clone(),
+            status,
+            live: live.to_path_buf(),
+            draft: draft.to_path_buf(),
+        })
+    }
+}
+
+/// Replaces the live file with the accepted draft, unless it changed since the edit began.
+fn apply(plan: &EditPlan, text: &str, draft: &Path) -> Result<(), CliError> {
+    let current = match policy::read_rules_text(&plan.live) {
+        Ok(current) => Some(current),
+        Err(PolicyFileError::NotFound { .. }) => None,
+        Err(error) => return Err(PolicyCliError::from(error).into()),
+    };
+    let expected = (!plan.creating).then_some(&plan.original);
+    if current.as_ref() != expected {
+        return Err(PolicyCliError::ChangedMeanwhile {
+            live: plan.live.clone(),
+            draft: draft.to_path_buf(),
+        }
+        .into());
+    }
+    atomic::write(&plan.live, text.as_bytes(), Mode::Private)?;
+    remove_draft(draft)?;
+    let verb = if plan.creating { "created" } else { "updated" };
+    crate::human::progress(&format!(
+        "{verb} {}; the next call reads it, no restart needed",
+        plan.live.display()
+    ));
+    Ok(())
+}
+
+fn remove_draft(draft: &Path) -> Result<(), PolicyCliError> {
+    std::fs::remove_file(draft).map_err(|source| PolicyCliError::Draft {
+        action: "remove",
+        path: draft.to_path_buf(),
+        source,
+    })
+}
+
+fn load(
+    provider: &Provider,
+    target: Option<&Target>,
+) -> Result<(Effective, policy::LoadedPolicy), PolicyCliError> {
+    let effective = policy::effective(provider, target)?;
+    let loaded = policy::load(&effective.path, &settings(provider))?;
+    Ok((effective, loaded))
+}
+
+/// `allowed`, `denied` or `unresolved`, the audit source, and the rule or argument.
+fn parts(decision: &Decision) -> (&'static str, Option<&'static str>, Option<&str>) {
+    let word = if decision.is_allowed() {
+        "allowed"
+    } else if decision.is_denied() {
+        "denied"
+    } else {
+        "unresolved"
+    };
+    let rule = match decision {
+        Decision::Allowed { rule } | Decision::DeniedExplicit { rule } => Some(rule.as_str()),
+        Decision::Forbidden { arg } => Some(arg.as_str()),
+        Decision::Unresolved => None,
+    };
+    (word, decision.source(), rule)
+}
+
+fn check_one(
+    provider: &Provider,
+    target: Option<&Target>,
+    args: &[String],
+    json: bool,
+) -> Result<(), CliError> {
+    let (effective, loaded) = load(provider, target)?;
+    let Evaluation {
+        decision,
+        ignored_accept_matches,
+    } = loaded.policy.evaluate(args);
+    let (word, source, rule) = parts(&decision);
+    if json {
+        let value = serde_json::json!({
+            "decision": word,
+            "source": source,
+            "rule": rule,
+            "policy": effective.path.display().to_string(),
+            "ignored_accepts": ignored_accept_matches,
+        });
+        crate::human::data(&value.to_string());
+        return Ok(());
+    }
+    crate::human::data(&format!("decision: {word}"));
+    crate::human::data(&format!("source: {}", source.unwrap_or("-")));
+    let rule_line = match (&decision, rule) {
+        (Decision::Forbidden { .. }, Some(arg)) => format!("rule: forbidden_args {arg:?}"),
+        (_, Some(rule)) => format!("rule: {rule}"),
+        (_, None) => "rule: -".to_string(),
+    };
+    crate::human::data(&rule_line);
+    crate::human::data(&format!("policy: {}", effective.path.display()));
+    if decision == Decision::Unresolved {
+        crate::human::progress(
+            "no rule decides this call: at call time an active grant or a human decides, else it is denied",
+        );
+    }
+    for rule in ignored_accept_matches {
+        crate::human::progress(&format!(
+            "note: accept {rule:?} would match but is ignored (fewer than minimum_accept_tokens tokens)"
+        ));
+    }
+    Ok(())
+}
+
+fn check_all(provider: &Provider, target: Option<&Target>, json: bool) -> Result<(), CliError> {
+    let (effective, loaded) = load(provider, target)?;
+    let examples = &loaded.rules.examples;
+    let failures = jasper::check_examples(&loaded.policy, examples);
+    if json {
+        let failed: Vec<serde_json::Value> = failures
+            .iter()
+            .map(|failure| {
+                let (word, source, rule) = parts(&failure.decision);
+                serde_json::json!({
+                    "expected": failure.expected.key(),
+                    "index": failure.index,
+                    "line": failure.example.line,
+                    "args": failure.example.args,
+                    "decision": word,
+                    "source": source,
+                    "rule": rule,
+                })
+            })
+            .collect();
+        let value = serde_json::json!({
+            "policy": effective.path.display().to_string(),
+            "examples": examples.len(),
+            "failures": failed,
+        });
+        crate::human::data(&value.to_string());
+    } else {
+        for failure in &failures {
+            crate::human::data(&format!("FAIL {failure}"));
+        }
+        crate::human::data(&format!(
+            "{} examples, {} failed: {}",
+            examples.len(),
+            failures.len(),
+            effective.path.display()
+        ));
+        if examples.is_empty() {
+            crate::human::progress(
+                "this policy has no examples; add an `examples` block (see the policies chapter)",
+            );
+        }
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(PolicyCliError::ExamplesFailed {
+            failed: failures.len(),
+            total: examples.len(),
+            path: effective.path,
+        }
+        .into())
+    }
+}

@@ -1,0 +1,305 @@
+//! The provider catalog: an `index.yaml` listing packages by name, version, description,
+//! source and SHA-256. Read fresh on every `search` and catalog `install`; there is no local
+//! copy to update.
+//!
+//! The catalog is the official index unless `TORII_PROVIDER_CATALOG` names another one, as a
+//! local path or an `https://` URL. A `source` is resolved relative to the index's location;
+//! remote artefacts must be `https://`.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use reqwest::Url;
+use serde::Deserialize;
+
+use super::PackageError;
+use super::fetch::{check_https, download, https_url, read_local};
+use super::limits::MAX_ARTEFACT_BYTES;
+use crate::registry::{self, Version};
+
+/// The official catalog.
+pub const DEFAULT_CATALOG: &str =
+    "https://raw.githubusercontent.com/torii-mcp/torii-canon-providers/main/index.yaml";
+
+/// Replaces the official catalog with a local path or an `https://` URL.
+pub const CATALOG_ENV: &str = "TORII_PROVIDER_CATALOG";
+
+/// Largest `index.yaml` read.
+const MAX_INDEX_BYTES: u64 = 4 * 1024 * 1024;
+
+/// A local file or an `https://` URL: a catalog index or an artefact it lists.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    Local(PathBuf),
+    Remote(Url),
+}
+
+impl Location {
+    /// `https://…` is remote; any other `scheme://` is refused; everything else is a local
+    /// path, made absolute.
+    pub fn parse(text: &str) -> Result<Location, PackageError> {
+        if text.contains("://") {
+            return https_url(text).map(Location::Remote);
+        }
+        let path = std::path::absolute(text).map_err(|error| PackageError::read(text, error))?;
+        Ok(Location::Local(path))
+    }
+
+    /// The location as recorded and shown: the absolute path or the URL.
+    pub fn describe(&self) -> String {
+        match self {
+            Location::Local(path) => path.display().to_string(),
+            Location::Remote(url) => url.to_string(),
+        }
+    }
+
+    /// `source` from an index at this location: absolute URLs stay as they are (and must be
+    /// `https://`), anything else is relative to the index.
+    pub fn resolve(&self, source: &str) -> Result<Location, PackageError> {
+        match self {
+            Location::Remote(index) => {
+                let url = index.join(source).map_err(|error| PackageError::BadUrl {
+                    location: source.to_string(),
+                    reason: error.to_string(),
+                })?;
+                check_https(&url)?;
+                Ok(Location::Remote(url))
+            }
+            Location::Local(index) => {
+                if source.contains("://") {
+                    return https_url(source).map(Location::Remote);
+                }
+                let dir = index.parent().unwrap_or(Path::new("/"));
+                Ok(Location::Local(dir.join(source)))
+            }
+        }
+    }
+
+    /// The bytes at this location, at most `limit`.
+    pub fn fetch(&self, limit: u64) -> Result<Vec<u8>, PackageError> {
+        match self {
+            Location::Local(path) => read_local(path, limit),
+            Location::Remote(url) => download(url, limit),
+        }
+    }
+}
+
+/// The catalog in effect: `TORII_PROVIDER_CATALOG` when set and not empty, else the official.
+pub fn configured() -> Result<Location, PackageError> {
+    match std::env::var(CATALOG_ENV) {
+        Ok(value) if !value.trim().is_empty() => Location::parse(value.trim()),
+        _ => Location::parse(DEFAULT_CATALOG),
+    }
+}
+
+/// One package listed in the catalog.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    pub name: String,
+    pub version: String,
+    pub description: String,
+    /// The archive, relative to the index or an absolute `https://` URL.
+    pub source: String,
+    /// Lowercase hex SHA-256 of the archive.
+    pub sha256: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Index {
+    #[allow(dead_code)]
+    version: Version,
+    #[serde(default)]
+    providers: Vec<Entry>,
+}
+
+/// A catalog read from its location.
+#[derive(Debug)]
+pub struct Catalog {
+    pub location: Location,
+    pub entries: Vec<Entry>,
+}
+
+impl Catalog {
+    /// Reads and checks the index at `location`.
+    pub fn load(location: Location) -> Result<Catalog, PackageError> {
+        let bytes = location.fetch(MAX_INDEX_BYTES)?;
+        let entries = parse_index(&location.describe(), &bytes)?;
+        Ok(Catalog { location, entries })
+    }
+
+    /// Entries whose name or description contains `query`, ignoring case; all without one.
+    pub fn search(&self, query: Option<&str>) -> Vec<&Entry> {
+        let query = query.map(str::to_lowercase).unwrap_or_default();
+        self.entries
+            .iter()
+            .filter(|entry| {
+                entry.name.to_lowercase().contains(&query)
+                    || entry.description.to_lowercase().contains(&query)
+            })
+            .collect()
+    }
+
+    /// The entry named exactly `name`.
+    pub fn find(&self, name: &str) -> Result<&Entry, PackageError> {
+        self.entries
+            .iter()
+            .find(|entry| entry.name == name)
+            .ok_or_else(|| PackageError::NotInCatalog {
+                name: name.to_string(),
+                catalog: self.location.describe(),
+            })
+    }
+
+    /// Fetches the archive of `entry` and checks its SHA-256 before anything reads it.
+    pub fn fetch_artefact(&self, entry: &Entry) -> Result<(Location, Vec<u8>), PackageError> {
+        let location = self.location.resolve(&entry.source)?;
+        let bytes = location.fetch(MAX_ARTEFACT_BYTES)?;
+        let actual = super::fs::sha256_hex(&bytes);
+        if actual != entry.sha256 {
+            return Err(PackageError::DigestMismatch {
+                location: location.describe(),
+                expected: entry.sha256.clone(),
+                actual,
+            });
+        }
+        Ok((location, bytes))
+    }
+}
+
+/// Parses an `index.yaml`; `location` names it in errors.
+pub fn parse_index(location: &str, bytes: &[u8]) -> Result<Vec<Entry>, PackageError> {
+    let text = std::str::from_utf8(bytes).map_err(|_| PackageError::Content {
+        location: location.to_string(),
+        message: "not valid UTF-8".into(),
+    })?;
+    let index: Index = jasper::yaml::from_str(text).map_err(|error| PackageError::Yaml {
+        location: location.to_string(),
+        line: error.line,
+        column: error.column,
+        message: error.message,
+    })?;
+    let mut names = BTreeSet::new();
+    let mut entries = Vec::with_capacity(index.providers.len());
+    for (index, mut entry) in index.providers.into_iter().enumerate() {
+        let field = |name: &str, message: String| PackageError::Field {
+            location: location.to_string(),
+            field: format!("providers[{index}].{name}"),
+            message,
+        };
+        registry::check_name(&entry.name).map_err(|message| field("name", message))?;
+        if !names.insert(entry.name.clone()) {
+            return Err(field("name", format!("{:?} is listed twice", entry.name)));
+        }
+        super::manifest::check_package_version(&entry.version)
+            .map_err(|message| field("version", message))?;
+        if entry.source.trim().is_empty() {
+            return Err(field("source", "must not be empty".into()));
+        }
+        if entry.sha256.len() != 64 || !entry.sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(field("sha256", "must be 64 hexadecimal digits".into()));
+        }
+        entry.sha256.make_ascii_lowercase();
+        entries.push(entry);
+    }
+    Ok(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const INDEX: &str = r#"version: "1"
+providers:
+  - name: aws
+    version: "0.1.0"
+    description: Official AWS provider.
+    source: releases/aws-0.1.0.zip
+    sha256: 0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef
+  - name: kubectl
+    version: "0.1.0"
+    description: Kubernetes through kubectl contexts.
+    source: https://cdn.example.org/kubectl.zip
+    sha256: 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+"#;
+
+    fn catalog(location: &str) -> Catalog {
+        let location = Location::parse(location).unwrap();
+        let entries = parse_index("index.yaml", INDEX.as_bytes()).unwrap();
+        Catalog { location, entries }
+    }
+
+    #[test]
+    fn search_matches_name_or_description_ignoring_case() {
+        let catalog = catalog("https://example.org/c/index.yaml");
+        let names = |query| {
+            catalog
+                .search(query)
+                .iter()
+                .map(|entry| entry.name.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(None), ["aws", "kubectl"]);
+        assert_eq!(names(Some("KUBERNETES")), ["kubectl"]);
+        assert_eq!(names(Some("aws")), ["aws"]);
+        assert!(names(Some("azure")).is_empty());
+        assert_eq!(catalog.entries[0].sha256, "0123456789abcdef".repeat(4));
+    }
+
+    #[test]
+    fn sources_resolve_relative_to_the_index() {
+        let remote = Location::parse("https://example.org/c/index.yaml").unwrap();
+        assert_eq!(
+            remote.resolve("releases/aws.zip").unwrap().describe(),
+            "https://example.org/c/releases/aws.zip"
+        );
+        assert!(matches!(
+            remote.resolve("http://example.org/aws.zip"),
+            Err(PackageError::NotHttps { .. })
+        ));
+        assert!(matches!(
+            remote.resolve("file:///etc/passwd"),
+            Err(PackageError::NotHttps { .. })
+        ));
+        let local = Location::parse("/srv/catalog/index.yaml").unwrap();
+        assert_eq!(
+            local.resolve("releases/aws.zip").unwrap(),
+            Location::Local(PathBuf::from("/srv/catalog/releases/aws.zip"))
+        );
+        assert!(matches!(
+            Location::parse("http://example.org/index.yaml"),
+            Err(PackageError::NotHttps { .. })
+        ));
+    }
+
+    #[test]
+    fn invalid_entries_name_the_field() {
+        for (from, to, field) in [
+            ("name: aws", "name: ../aws", "providers[0].name"),
+            ("name: kubectl", "name: aws", "providers[1].name"),
+            (
+                "source: releases/aws-0.1.0.zip",
+                "source: \"\"",
+                "providers[0].source",
+            ),
+            (
+                "sha256: 0123456789ABCDEF",
+                "sha256: 0123456789XBCDEF",
+                "providers[0].sha256",
+            ),
+            (
+                "version: \"0.1.0\"",
+                "version: \"0 1\"",
+                "providers[0].version",
+            ),
+        ] {
+            let text = INDEX.replacen(from, to, 1);
+            let error = parse_index("/c/index.yaml", text.as_bytes()).unwrap_err();
+            assert!(
+                error.to_string().contains(&format!("field `{field}`")),
+                "{error}"
+            );
+        }
+    }
+}

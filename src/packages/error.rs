@@ -1,0 +1,169 @@
+//! The one error type of package work: sources, downloads, archives, package content,
+//! installation, setups and upgrades. Every message names the file or location and, when
+//! there is one, the field or archive entry at fault.
+
+use std::path::PathBuf;
+
+use crate::atomic::WriteError;
+use crate::policy::PolicyFileError;
+use crate::registry::RegistryError;
+
+/// Why a package command failed. Nothing is left half-done when one of these is returned.
+#[derive(Debug, thiserror::Error)]
+pub enum PackageError {
+    #[error(
+        "{arg:?} is not an existing path, an https:// URL or a valid catalog name (see `torii provider search`)"
+    )]
+    UnknownSource { arg: String },
+
+    #[error("refusing {location}: packages and catalogs are only downloaded over https://")]
+    NotHttps { location: String },
+
+    #[error("{location}: invalid URL: {reason}")]
+    BadUrl { location: String, reason: String },
+
+    #[error("cannot download {url}: {reason}")]
+    Download { url: String, reason: String },
+
+    #[error("{location}: larger than {limit} bytes")]
+    TooLarge { location: String, limit: u64 },
+
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    #[error(transparent)]
+    AtomicWrite(#[from] WriteError),
+
+    /// An archive or directory entry was refused, or the archive is unreadable.
+    #[error("{location}: {reason}")]
+    Archive { location: String, reason: String },
+
+    #[error("{location}{}: {message}", position(*line, *column))]
+    Yaml {
+        location: String,
+        line: Option<u64>,
+        column: Option<u64>,
+        message: String,
+    },
+
+    #[error("{location}: field `{field}`: {message}")]
+    Field {
+        location: String,
+        field: String,
+        message: String,
+    },
+
+    /// Package content that is well-formed but refused (non-empty base rules, failing examples).
+    #[error("{location}: {message}")]
+    Content { location: String, message: String },
+
+    #[error(transparent)]
+    Registry(#[from] RegistryError),
+
+    #[error(transparent)]
+    Policy(#[from] PolicyFileError),
+
+    #[error(
+        "sha256 mismatch for {location}: the catalog lists {expected}, the download is {actual}; nothing was extracted"
+    )]
+    DigestMismatch {
+        location: String,
+        expected: String,
+        actual: String,
+    },
+
+    #[error("{name:?} is not in the catalog {catalog}")]
+    NotInCatalog { name: String, catalog: String },
+
+    #[error(
+        "{} already exists; install never replaces an installed provider (to change its version use `torii provider upgrade {name}`)",
+        path.display()
+    )]
+    Exists { path: PathBuf, name: String },
+
+    #[error("{location}: field `{field}`: {value:?} is already used by {}", other.display())]
+    Duplicate {
+        location: String,
+        field: &'static str,
+        value: String,
+        other: PathBuf,
+    },
+
+    #[error("no installed provider {key:?} (installed: {installed})")]
+    UnknownProvider { key: String, installed: String },
+
+    #[error(
+        "provider {name:?} was not installed from a package ({} is missing), so it has no {what}",
+        path.display()
+    )]
+    NotPackaged {
+        name: String,
+        path: PathBuf,
+        what: &'static str,
+    },
+
+    #[error("package {package:?} has no setup {setup:?} (available: {available})")]
+    UnknownSetup {
+        package: String,
+        setup: String,
+        available: String,
+    },
+
+    #[error(
+        "{} is not empty ({deny} deny, {accept} accept, {examples} examples); setup only writes over an empty policy. Review it with `torii policy show {tool}` and empty it first if you want the setup",
+        path.display()
+    )]
+    PolicyNotEmpty {
+        path: PathBuf,
+        tool: String,
+        deny: usize,
+        accept: usize,
+        examples: usize,
+    },
+
+    #[error(
+        "{location}: upgrade would change `{field}` from {old:?} to {new:?}; refused (install it as a separate provider instead)"
+    )]
+    UpgradeChanges {
+        location: String,
+        field: &'static str,
+        old: String,
+        new: String,
+    },
+}
+
+impl PackageError {
+    pub(crate) fn read(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        PackageError::Read {
+            path: path.into(),
+            source,
+        }
+    }
+
+    pub(crate) fn write(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        PackageError::Write {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+/// `:line:column`, or as much as is known.
+fn position(line: Option<u64>, column: Option<u64>) -> String {
+    match (line, column) {
+        (Some(line), Some(column)) => format!(":{line}:{column}"),
+        (Some(line), None) => format!(":{line}"),
+        _ => String::new(),
+    }
+}

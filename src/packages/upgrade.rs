@@ -1,0 +1,125 @@
+//! `torii provider upgrade <provider>`: fetch the package again from the recorded origin and
+//! replace only `provider.yaml` and `.torii-package/`.
+//!
+//! Rules, `.env`, grants, targets, leases, identities, caches and credentials are never opened
+//! for writing: the new metadata is built in staging, swapped in by renames, and
+//! `provider.yaml` is replaced atomically. The package must keep its name, tool and targeting
+//! mode, which targets, leases and other providers depend on.
+
+use super::lock::Lock;
+use super::source::{Source, stage};
+use super::{PACKAGE_DIR, PackageError, lock_path, staging_dir, write_package_dir};
+use crate::atomic::{self, Mode};
+use crate::paths::ConfigRoot;
+use crate::registry::Provider;
+
+/// What an upgrade changed.
+#[derive(Debug)]
+pub struct Upgraded {
+    pub name: String,
+    pub from_version: String,
+    pub to_version: String,
+    pub label: String,
+    /// Whether the package's environment example differs from the installed one (the
+    /// operator's `.env` is not touched either way).
+    pub environment_changed: bool,
+}
+
+/// Upgrades `provider` from the origin in its lock.
+pub fn upgrade(root: &ConfigRoot, provider: &Provider) -> Result<Upgraded, PackageError> {
+    let dir = provider.dir();
+    let lock_file = lock_path(dir);
+    if !lock_file.exists() {
+        return Err(PackageError::NotPackaged {
+            name: provider.name().to_string(),
+            path: lock_file,
+            what: "recorded origin to upgrade from",
+        });
+    }
+    let lock = Lock::load(&lock_file)?;
+    let source = Source::from_origin(&lock.origin, &lock_file.display().to_string())?;
+    let staging = staging_dir(&root.providers_dir())?;
+    let staged = stage(&source, staging.path())?;
+
+    let location = format!("{} in {}", staged.package.manifest.provider, staged.label);
+    let new = &staged.package.provider;
+    let old = provider.config();
+    let unchanged = |field, old: &str, new: &str| {
+        if old == new {
+            Ok(())
+        } else {
+            Err(PackageError::UpgradeChanges {
+                location: location.clone(),
+                field,
+                old: old.to_string(),
+                new: new.to_string(),
+            })
+        }
+    };
+    unchanged("name", &old.name, &new.name)?;
+    unchanged("name", &lock.name, &new.name)?;
+    unchanged("tool", &old.tool, &new.tool)?;
+    let mode = |config: &crate::registry::ProviderConfig| {
+        config
+            .targeting
+            .as_ref()
+            .map(|targeting| format!("{:?}", targeting.mode))
+            .unwrap_or_else(|| "none".into())
+    };
+    unchanged("targeting.mode", &mode(old), &mode(new))?;
+
+    let environment_changed = environment_changed(provider, &staged);
+    let built = staging.path().join("package");
+    write_package_dir(&built, &staged)?;
+    let live = dir.join(PACKAGE_DIR);
+    let parked = staging.path().join("previous");
+    std::fs::rename(&live, &parked).map_err(|error| PackageError::write(&live, error))?;
+    if let Err(error) = std::fs::rename(&built, &live) {
+        let _ = std::fs::rename(&parked, &live);
+        return Err(PackageError::write(&live, error));
+    }
+    let provider_bytes = staged
+        .package
+        .file(&staged.package.manifest.provider)
+        .unwrap_or_default();
+    if let Err(error) = atomic::write(&provider.config_path(), provider_bytes, Mode::Private) {
+        // Put the previous metadata back so lock and provider.yaml stay consistent.
+        let _ = std::fs::rename(&live, staging.path().join("rejected"));
+        let _ = std::fs::rename(&parked, &live);
+        return Err(error.into());
+    }
+    Ok(Upgraded {
+        name: new.name.clone(),
+        from_version: lock.package_version,
+        to_version: staged.package.manifest.package_version.clone(),
+        label: staged.label.clone(),
+        environment_changed,
+    })
+}
+
+/// Compares the new environment example with the one installed before (read only).
+fn environment_changed(provider: &Provider, staged: &super::source::Staged) -> bool {
+    let package = &staged.package;
+    let new = package
+        .manifest
+        .environment
+        .as_ref()
+        .and_then(|path| package.file(path));
+    let old_manifest = super::manifest_path(provider.dir());
+    let old = std::fs::read(&old_manifest)
+        .ok()
+        .and_then(|bytes| super::manifest::parse_manifest("", &bytes).ok())
+        .and_then(|manifest| manifest.environment)
+        .and_then(|path| super::limits::entry_path(&path).ok().flatten())
+        .and_then(|relative| {
+            std::fs::read(
+                provider
+                    .dir()
+                    .join(PACKAGE_DIR)
+                    .join(super::CONTENT_DIR)
+                    .join(relative),
+            )
+            .ok()
+        });
+    new != old.as_deref()
+}

@@ -1,0 +1,44 @@
+//! The one mapping from a provider's `policy:` block (`provider.yaml`) to the settings Jasper
+//! compiles rules with. The control plane and the dispatcher both use it, so a policy shown,
+//! checked or edited here is judged exactly as a call would be.
+
+use crate::registry;
+
+/// Jasper's settings for a provider: `minimum_accept_tokens`, `forbidden_args` and
+/// `ignore_args` copied as declared (the legacy `grant_rule` has no counterpart).
+pub fn policy_settings(config: &registry::Policy) -> jasper::PolicySettings {
+    jasper::PolicySettings {
+        minimum_accept_tokens: config.minimum_accept_tokens,
+        forbidden_args: config.forbidden_args.clone(),
+        ignore_args: jasper::IgnoreArgs {
+            leading: config.ignore_args.leading,
+            flags: config.ignore_args.flags.clone(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_setting_is_carried_over() {
+        let config: registry::Policy = jasper::yaml::from_str(
+            "minimum_accept_tokens: 2\nforbidden_args: [-f]\nignore_args: {leading: 1, flags: [--format]}\ngrant_rule: legacy\n",
+        )
+        .unwrap();
+        let settings = policy_settings(&config);
+        assert_eq!(settings.minimum_accept_tokens, 2);
+        assert_eq!(settings.forbidden_args, ["-f"]);
+        assert_eq!(settings.ignore_args.leading, 1);
+        assert_eq!(settings.ignore_args.flags, ["--format"]);
+    }
+
+    #[test]
+    fn defaults_match_jasper_defaults() {
+        assert_eq!(
+            policy_settings(&registry::Policy::default()),
+            jasper::PolicySettings::default()
+        );
+    }
+}
