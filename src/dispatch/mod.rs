@@ -33,7 +33,7 @@ pub use envelope::{Envelope, EnvelopeError, Shape};
 pub use human::{HumanCollector, Interface, NO_GUI_ENV};
 pub use locked::locked_options;
 pub use outcome::{CallOutcome, DecisionView, Source, Verdict};
-pub use policy::{PolicyCache, PolicyLoadError, effective_rules_path};
+pub use policy::PolicyCache;
 pub use policy_view::{PolicyView, PolicyViewError};
 
 use crate::audit::{AuditLog, Event, Reference};
@@ -132,7 +132,11 @@ impl Dispatcher {
         let reference = Reference::from_args(args);
         self.audit.record(&scope, Event::Invoke, &reference, None);
 
-        let policy = match self.policies.load(provider, target).await {
+        let policy = match self
+            .policies
+            .load(provider, target.map(Target::alias))
+            .await
+        {
             Ok(policy) => policy,
             Err(error) => return outcome.failed(error.to_string()),
         };

@@ -1,53 +1,21 @@
-//! The policy of one call: `rules.yaml` is read from disk on every call (the book's semantics:
-//! an edit applies to the next call without a restart), and compiled once per distinct content.
+//! The policy of one call: the effective `rules.yaml` is read from disk on every call (the
+//! book's semantics: an edit applies to the next call without a restart), and compiled once per
+//! distinct content.
 //!
-//! The cache is keyed by the SHA-256 of the bytes just read, never by timestamps, so a reused
-//! compilation is always the compilation of exactly those bytes.
+//! The cache is keyed by the SHA-256 of the text just read, never by timestamps, so a reused
+//! compilation is always the compilation of exactly those bytes. Locating, reading and
+//! compiling are the control plane's own functions (`crate::policy`), so `torii policy check`
+//! judges a vector exactly as a call does.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use sha2::{Digest, Sha256};
 
-use crate::registry::{Provider, Target};
+use crate::policy::{self, PolicyFileError};
+use crate::registry::Provider;
 
-/// A policy that could not be loaded; the call fails closed.
-#[derive(Debug, thiserror::Error)]
-pub enum PolicyLoadError {
-    #[error("rules file not found: {}", path.display())]
-    NotFound { path: PathBuf },
-    #[error("cannot read {}: {source}", path.display())]
-    Read {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{}: not valid UTF-8", path.display())]
-    NotUtf8 { path: PathBuf },
-    #[error("{}: {source}", path.display())]
-    Parse {
-        path: PathBuf,
-        #[source]
-        source: jasper::RulesError,
-    },
-    #[error("{}: {source}", path.display())]
-    Compile {
-        path: PathBuf,
-        #[source]
-        source: jasper::PolicyError,
-    },
-}
-
-/// The rules file that applies: the target's own `rules.yaml` replaces the shared one.
-pub fn effective_rules_path(provider: &Provider, target: Option<&Target>) -> PathBuf {
-    match target {
-        Some(target) if target.rules_path().is_file() => target.rules_path(),
-        _ => provider.rules_path(),
-    }
-}
-
-/// (provider tool, SHA-256 of the rules bytes).
+/// (provider tool, SHA-256 of the rules text).
 type CacheKey = (String, [u8; 32]);
 type Compiled = HashMap<CacheKey, Arc<jasper::Policy>>;
 
@@ -60,29 +28,43 @@ pub struct PolicyCache {
 const MAX_CACHED: usize = 256;
 
 impl PolicyCache {
-    /// Reads the effective rules file now and returns its compiled policy.
+    /// Reads the effective rules file of `alias` (or of the provider) now and compiles it.
     pub async fn load(
         &self,
-        provider: &Provider,
-        target: Option<&Target>,
-    ) -> Result<Arc<jasper::Policy>, PolicyLoadError> {
-        let path = effective_rules_path(provider, target);
-        let bytes = read(&path).await?;
-        let key = (provider.tool().to_string(), Sha256::digest(&bytes).into());
-        if let Some(policy) = self.lock().get(&key) {
-            return Ok(Arc::clone(policy));
+        provider: &Arc<Provider>,
+        alias: Option<&str>,
+    ) -> Result<Arc<jasper::Policy>, PolicyFileError> {
+        let (path, text) = {
+            let shared = Arc::clone(provider);
+            let alias = alias.map(str::to_string);
+            tokio::task::spawn_blocking(move || {
+                let target = alias.as_deref().and_then(|alias| shared.target(alias));
+                let path = policy::effective(&shared, target)?.path;
+                let text = policy::read_rules_text(&path)?;
+                Ok::<_, PolicyFileError>((path, text))
+            })
+            .await
+            .map_err(|error| PolicyFileError::Read {
+                path: provider.rules_path(),
+                source: std::io::Error::other(error.to_string()),
+            })??
+        };
+        let key = (
+            provider.tool().to_string(),
+            Sha256::digest(text.as_bytes()).into(),
+        );
+        if let Some(compiled) = self.lock().get(&key) {
+            return Ok(Arc::clone(compiled));
         }
-        let policy = Arc::new(compile(
-            &path,
-            &bytes,
-            &provider.config().policy.settings(),
-        )?);
-        let mut compiled = self.lock();
-        if compiled.len() >= MAX_CACHED {
-            compiled.clear();
+        let settings = policy::policy_settings(&provider.config().policy);
+        let (_, compiled) = policy::compile(&path, &text, &settings)?;
+        let compiled = Arc::new(compiled);
+        let mut cache = self.lock();
+        if cache.len() >= MAX_CACHED {
+            cache.clear();
         }
-        compiled.insert(key, Arc::clone(&policy));
-        Ok(policy)
+        cache.insert(key, Arc::clone(&compiled));
+        Ok(compiled)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Compiled> {
@@ -91,38 +73,4 @@ impl PolicyCache {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
-}
-
-async fn read(path: &Path) -> Result<Vec<u8>, PolicyLoadError> {
-    match tokio::fs::read(path).await {
-        Ok(bytes) => Ok(bytes),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-            Err(PolicyLoadError::NotFound {
-                path: path.to_path_buf(),
-            })
-        }
-        Err(source) => Err(PolicyLoadError::Read {
-            path: path.to_path_buf(),
-            source,
-        }),
-    }
-}
-
-/// Parses and compiles `bytes` read from `path`.
-pub fn compile(
-    path: &Path,
-    bytes: &[u8],
-    settings: &jasper::PolicySettings,
-) -> Result<jasper::Policy, PolicyLoadError> {
-    let text = std::str::from_utf8(bytes).map_err(|_| PolicyLoadError::NotUtf8 {
-        path: path.to_path_buf(),
-    })?;
-    let rules = jasper::parse_rules(text).map_err(|source| PolicyLoadError::Parse {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    jasper::Policy::compile(&rules, settings).map_err(|source| PolicyLoadError::Compile {
-        path: path.to_path_buf(),
-        source,
-    })
 }

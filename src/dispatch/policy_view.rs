@@ -99,7 +99,7 @@ impl Dispatcher {
         };
         let policy = self
             .policies
-            .load(provider, target)
+            .load(provider, target.map(|target| target.alias()))
             .await
             .map_err(|error| PolicyViewError::Failed {
                 provider: provider.tool().to_string(),

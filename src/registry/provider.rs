@@ -78,20 +78,6 @@ pub struct Policy {
     _grant_rule: Option<IgnoredAny>,
 }
 
-impl Policy {
-    /// The engine's view of these knobs.
-    pub fn settings(&self) -> jasper::PolicySettings {
-        jasper::PolicySettings {
-            minimum_accept_tokens: self.minimum_accept_tokens,
-            forbidden_args: self.forbidden_args.clone(),
-            ignore_args: jasper::IgnoreArgs {
-                leading: self.ignore_args.leading,
-                flags: self.ignore_args.flags.clone(),
-            },
-        }
-    }
-}
-
 impl Default for Policy {
     fn default() -> Self {
         Self {
