@@ -32,6 +32,14 @@ pub enum Command {
         #[command(subcommand)]
         command: TargetCommand,
     },
+    /// Collect and validate a new managed session (environment strategy) before replacing the
+    /// stored one; for a target, through its identity provider in the target's scope
+    Reauth {
+        /// Tool of the provider (or of the target-aware provider)
+        tool: String,
+        /// Target alias, for target-aware tools
+        target: Option<String>,
+    },
     /// Show, edit and test the policy (rules.yaml) of a provider or target
     Policy {
         #[command(subcommand)]

@@ -9,6 +9,7 @@ mod init;
 mod lookup;
 mod policy;
 mod provider;
+mod reauth;
 mod target;
 
 pub use args::{Cli, Command, PolicyCommand, ProviderCommand, TargetAdd, TargetCommand};
@@ -91,5 +92,6 @@ pub fn run(command: Command, root: &ConfigRoot) -> Result<(), CliError> {
         Command::Provider { command } => provider::run(command, root),
         Command::Target { command } => target::run(command, root),
         Command::Policy { command } => policy::run(command, root),
+        Command::Reauth { tool, target } => reauth::run(&tool, target.as_deref(), root),
     }
 }

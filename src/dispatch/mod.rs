@@ -35,6 +35,7 @@ pub use locked::locked_options;
 pub use outcome::{CallOutcome, DecisionView, Source, Verdict};
 pub use policy::PolicyCache;
 pub use policy_view::{PolicyView, PolicyViewError};
+pub use session::ReauthError;
 
 use crate::audit::{AuditLog, Event, Reference};
 use crate::auth::Authenticator;

@@ -201,3 +201,99 @@ impl Dispatcher {
             .map_err(|error| crate::errors::chain(&error))
     }
 }
+
+/// Why `torii reauth` renewed nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum ReauthError {
+    #[error("no provider with tool or name `{0}` is installed")]
+    UnknownProvider(String),
+    #[error("`{tool}` has no target `{alias}`")]
+    UnknownTarget { tool: String, alias: String },
+    #[error("`{0}` is target-aware: name the target, e.g. `torii reauth {0} <alias>`")]
+    TargetRequired(String),
+    #[error("`{0}` is not target-aware: `torii reauth {0}` takes no target")]
+    NotTargetAware(String),
+    #[error(
+        "inherited authentication cannot be renewed: `{tool}` uses the session of the CLI itself. \
+         Renew it with the CLI's own flow (for example its `login` command), then retry the call"
+    )]
+    Inherited { tool: String },
+    #[error(
+        "aws_profile sessions are never changed by Torii: authenticate the profile `{profile}` with \
+         the AWS CLI's own flow (for example `aws sso login --profile {profile}`), then retry the \
+         call with the same alias"
+    )]
+    NativeProfile { profile: String },
+    #[error(transparent)]
+    Auth(#[from] crate::auth::AuthError),
+    #[error("{0}")]
+    Environment(String),
+}
+
+impl Dispatcher {
+    /// `torii reauth <tool> [target]`: collect a new managed session even if the stored one is
+    /// valid, validating it before it replaces the old one. A target delegates to its identity
+    /// provider in the target's bucket.
+    pub async fn reauth(&self, tool: &str, alias: Option<&str>) -> Result<(), ReauthError> {
+        let provider = self
+            .registry
+            .by_tool(tool)
+            .or_else(|| self.registry.by_name(tool))
+            .ok_or_else(|| ReauthError::UnknownProvider(tool.to_string()))?;
+        let target = match (alias, provider.is_target_aware()) {
+            (Some(alias), true) => {
+                Some(
+                    provider
+                        .target(alias)
+                        .ok_or_else(|| ReauthError::UnknownTarget {
+                            tool: provider.tool().to_string(),
+                            alias: alias.to_string(),
+                        })?,
+                )
+            }
+            (None, true) => return Err(ReauthError::TargetRequired(provider.tool().to_string())),
+            (Some(_), false) => {
+                return Err(ReauthError::NotTargetAware(provider.tool().to_string()));
+            }
+            (None, false) => None,
+        };
+        let mode = provider
+            .config()
+            .targeting
+            .as_ref()
+            .map(|targeting| targeting.mode);
+        let (identity, base_env) = match (target, mode) {
+            (Some(target), Some(TargetingMode::AwsProfile)) => {
+                let profile = target.config().identity.profile.clone().unwrap_or_default();
+                return Err(ReauthError::NativeProfile { profile });
+            }
+            (Some(target), _) => {
+                let identity = self.registry.identity_provider(target).ok_or_else(|| {
+                    ReauthError::UnknownProvider(target.identity_provider().to_string())
+                })?;
+                let (_, binding_env) = binding::target_env(provider, identity, target);
+                let mut base = read_env(&identity.env_file_path())
+                    .await
+                    .map_err(ReauthError::Environment)?;
+                base.extend(binding_env);
+                (identity, base)
+            }
+            (None, _) => {
+                let base = read_env(&provider.env_file_path())
+                    .await
+                    .map_err(ReauthError::Environment)?;
+                (provider, base)
+            }
+        };
+        if identity.config().auth.strategy == crate::registry::Strategy::Inherited {
+            return Err(ReauthError::Inherited {
+                tool: identity.tool().to_string(),
+            });
+        }
+        let scope = super::audit_scope(provider, target);
+        let mut request = self.session_request(identity, target, base_env, &scope, now_epoch());
+        request.force = true;
+        self.authenticator.ensure(request, &self.audit).await?;
+        Ok(())
+    }
+}

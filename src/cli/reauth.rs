@@ -1,0 +1,19 @@
+//! `torii reauth <tool> [target]`: the human renews a managed session before a call needs it.
+//! Inherited sessions and aws_profile aliases are renewed with the CLI's own flow instead.
+
+use crate::paths::ConfigRoot;
+
+use super::CliError;
+
+pub fn run(tool: &str, target: Option<&str>, root: &ConfigRoot) -> Result<(), CliError> {
+    let dispatcher = crate::mcp::build(root)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(CliError::Runtime)?;
+    runtime
+        .block_on(dispatcher.reauth(tool, target))
+        .map_err(|error| CliError::Refused(crate::errors::chain(&error)))?;
+    crate::human::progress(&format!("session of `{tool}` renewed and validated"));
+    Ok(())
+}
