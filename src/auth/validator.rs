@@ -26,14 +26,11 @@ pub fn injection(provider: &Provider) -> Vec<(String, String)> {
     if auth.strategy != Strategy::Environment {
         return Vec::new();
     }
+    // The registry accepted only templates of the exact form `${FIELD}` of a declared field.
     auth.inject
         .iter()
         .flat_map(|inject| inject.pairs())
-        .filter_map(|(variable, template)| {
-            // The registry accepted only templates of the exact form `${FIELD}`.
-            let field = template.strip_prefix("${")?.strip_suffix('}')?;
-            Some((variable.to_string(), field.to_string()))
-        })
+        .map(|(variable, field)| (variable.to_string(), field.to_string()))
         .collect()
 }
 

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
 
 mod archives;
+mod auth;
 mod cli;
 mod common;
 mod demo;
