@@ -10,6 +10,7 @@ pub mod auth;
 pub mod cli;
 pub mod dispatch;
 pub mod errors;
+pub mod grants;
 pub mod human;
 pub mod leases;
 pub mod mcp;

@@ -232,8 +232,9 @@ impl Dispatcher {
             Some(target) => target.grants_path(),
             None => provider.grants_path(),
         };
-        let text = tokio::fs::read_to_string(&path).await.ok()?;
-        let grants = jasper::Grants::parse(&text);
+        let grants = tokio::task::spawn_blocking(move || crate::grants::load(&path))
+            .await
+            .ok()?;
         grants.find(args, now_epoch()).map(|entry| {
             format!(
                 "{} grant on {} tokens",

@@ -1,0 +1,96 @@
+//! The `grants` file of a provider or target: temporary operation grants a human approved.
+//!
+//! The format and matching are Jasper's (version 2: mode, token count and a SHA-256
+//! fingerprint, never argument text). This module only reads and writes the file: a missing or
+//! unreadable file grants nothing, and adding a grant rewrites the file atomically (temporary
+//! file, fsync, rename, owner-only) with expired and malformed entries dropped. Writers in one
+//! server are serialised per file so two approvals never lose each other.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use jasper::{GrantEntry, Grants};
+
+use crate::atomic::{self, Mode, WriteError};
+
+/// The grants in `path`, as of now. Anything that cannot be read grants nothing.
+pub fn load(path: &Path) -> Grants {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Grants::parse(&text),
+        Err(_) => Grants::empty(),
+    }
+}
+
+fn writer_lock(path: &Path) -> Arc<Mutex<()>> {
+    static LOCKS: OnceLock<Mutex<HashMap<PathBuf, Arc<Mutex<()>>>>> = OnceLock::new();
+    let locks = LOCKS.get_or_init(Default::default);
+    let mut locks = locks
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    Arc::clone(locks.entry(path.to_path_buf()).or_default())
+}
+
+/// Adds `entry` to the grants in `path`, dropping expired entries.
+pub fn add(path: &Path, entry: GrantEntry, now: u64) -> Result<(), WriteError> {
+    let lock = writer_lock(path);
+    let _held = lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut grants = load(path);
+    grants.prune_expired(now);
+    grants.push(entry);
+    atomic::write(path, grants.to_yaml().as_bytes(), Mode::Private)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(items: &[&str]) -> Vec<String> {
+        items.iter().map(|item| item.to_string()).collect()
+    }
+
+    #[test]
+    fn added_grants_round_trip_and_expired_ones_are_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("grants");
+        assert!(load(&path).entries().is_empty());
+        let exact = args(&["get", "pods", "-n", "x"]);
+        add(
+            &path,
+            GrantEntry::new(100, jasper::GrantMatcher::exact(&exact)),
+            50,
+        )
+        .unwrap();
+        let prefix = jasper::GrantMatcher::prefix(&exact, 2).unwrap();
+        add(&path, GrantEntry::new(300, prefix), 150).unwrap();
+        let grants = load(&path);
+        assert_eq!(
+            grants.entries().len(),
+            1,
+            "the first grant had expired at 150"
+        );
+        assert!(grants.find(&args(&["get", "pods", "-A"]), 200).is_some());
+        assert!(grants.find(&exact, 300).is_none());
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            !text.contains("pods"),
+            "grants never store argument text: {text}"
+        );
+    }
+
+    #[test]
+    fn a_corrupt_file_grants_nothing_and_is_replaced_on_the_next_grant() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("grants");
+        std::fs::write(&path, "1784000000\tget pods\n").unwrap();
+        assert!(load(&path).find(&args(&["get", "pods"]), 0).is_none());
+        add(
+            &path,
+            GrantEntry::new(u64::MAX / 2, jasper::GrantMatcher::exact(&args(&["x"]))),
+            0,
+        )
+        .unwrap();
+        assert_eq!(load(&path).entries().len(), 1);
+        assert!(load(&path).issues().is_empty());
+    }
+}
