@@ -9,6 +9,8 @@ mod cli;
 mod common;
 mod demo;
 mod example_policies;
+mod fake_kube;
+mod kubectl_real;
 mod leases;
 mod mcp;
 mod mcp_client;

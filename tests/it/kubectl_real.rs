@@ -1,0 +1,229 @@
+//! The official kubectl package with the REAL `kubectl` against two fake API servers on
+//! loopback, one per context (issue 5, "Configurar Kubernetes"): each alias reaches only its
+//! own server, every locked flag is refused before any process or request, and the real
+//! context names never reach the agent or the audit log.
+
+use std::ffi::OsString;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::common::{FakeCli, Root, audit_lines, install_provider};
+use crate::fake_kube::{FakeKube, kubeconfig, real_kubectl, recording_kubectl};
+use crate::mcp_client;
+use crate::pack::example;
+
+const CTX_A: &str = "ctx-a-secret";
+const CTX_B: &str = "ctx-b-secret";
+
+/// An identity provider with nothing to collect: the lab servers need no credentials.
+pub const IDP: &str = "version: \"1\"\nname: idp\ntool: idp\ndescription: Identity of the lab \
+                       contexts.\ncommand: \"true\"\nauth:\n  strategy: inherited\n";
+
+pub struct Lab {
+    pub root: Root,
+    pub a: FakeKube,
+    pub b: FakeKube,
+    /// Records each kubectl launch, then runs the real one.
+    pub kubectl: FakeCli,
+}
+
+impl Lab {
+    /// `PATH` for the server: the recording wrapper first.
+    pub fn path_env(&self) -> OsString {
+        self.kubectl.path_env()
+    }
+}
+
+/// `torii` with the real kubectl first on `PATH` and the lab kubeconfig, for `target add`.
+pub fn torii_with(root: &Root, real: &Path, config: &Path) -> assert_cmd::Command {
+    let mut dirs = vec![real.parent().unwrap().to_path_buf()];
+    dirs.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    let mut command = root.torii();
+    command
+        .env("PATH", std::env::join_paths(dirs).unwrap())
+        .env("KUBECONFIG", config);
+    command
+}
+
+/// The kubectl package installed with `rules`, `idp`, two fake servers, a kubeconfig reached
+/// only through the provider's `.env`, aliases `lab_a` → A and `lab_b` → B added with the real
+/// `kubectl config get-contexts`, both leased (`lab_b` with `--add`).
+fn lab(rules: &str) -> Option<Lab> {
+    let real = real_kubectl()?;
+    let root = Root::new();
+    root.torii()
+        .args(["provider", "install"])
+        .arg(example("kubectl"))
+        .assert()
+        .success();
+    install_provider(&root, "idp", IDP, "version: \"1\"\n");
+    root.write("providers/kubectl/rules.yaml", rules);
+    let (a, b) = (FakeKube::start("a"), FakeKube::start("b"));
+    let config = kubeconfig(&root, &[(CTX_A, &a), (CTX_B, &b)]);
+    root.write(
+        "providers/kubectl/.env",
+        &format!(
+            "KUBECONFIG=\"{}\"\nKUBECACHEDIR=\"{}\"\n",
+            config.display(),
+            root.path().join("kube/cache").display()
+        ),
+    );
+    for (alias, context) in [("lab_a", CTX_A), ("lab_b", CTX_B)] {
+        torii_with(&root, &real, &config)
+            .args(["target", "add", "kubectl", alias, "--context", context])
+            .args(["--provider", "idp"])
+            .assert()
+            .success();
+    }
+    for (alias, extra) in [("lab_a", None), ("lab_b", Some("--add"))] {
+        root.torii()
+            .args(["target", "activate", "kubectl", alias, "--for", "5"])
+            .args(extra)
+            .assert()
+            .success();
+    }
+    let kubectl = recording_kubectl(&root, &real);
+    Some(Lab {
+        root,
+        a,
+        b,
+        kubectl,
+    })
+}
+
+const GET_PODS: &str = "version: \"1.0\"\ndeny: []\naccept:\n  - \"get pods\"\n";
+
+fn assert_no_context(root: &Root, seen: &str) {
+    for context in [CTX_A, CTX_B] {
+        assert!(!seen.contains(context), "{context} leaked: {seen}");
+        let log = audit_lines(root).join("\n");
+        assert!(!log.contains(context), "{context} in the audit: {log}");
+    }
+}
+
+#[tokio::test]
+async fn each_alias_reaches_only_its_own_server() {
+    let Some(lab) = lab(GET_PODS) else { return };
+    let client = mcp_client::start(&lab.root, &[("PATH", lab.path_env())]).await;
+    let tools = serde_json::to_string(&client.tools().await).unwrap();
+    let args = ["get", "pods", "-n", "default", "-o", "name"];
+    let (from_a, is_error) = client
+        .call("kubectl", json!({"target": "lab_a", "args": args}))
+        .await;
+    assert!(!is_error, "{from_a}");
+    assert_eq!(from_a["target"], "lab_a");
+    assert_eq!(from_a["decision"]["source"], "rules");
+    assert_eq!(from_a["execution"]["exit_code"], 0, "{from_a}");
+    assert_eq!(from_a["execution"]["stdout"], "pod/pod-from-a\n");
+    let a_seen = lab.a.requests();
+    assert!(lab.b.requests().is_empty(), "{:?}", lab.b.requests());
+    assert!(
+        a_seen
+            .iter()
+            .any(|line| line.starts_with("GET /api/v1/namespaces/default/pods")),
+        "{a_seen:?}"
+    );
+
+    let (from_b, is_error) = client
+        .call("kubectl", json!({"target": "lab_b", "args": args}))
+        .await;
+    assert!(!is_error, "{from_b}");
+    assert_eq!(from_b["execution"]["stdout"], "pod/pod-from-b\n");
+    assert_eq!(lab.a.requests(), a_seen, "lab_b reached server A");
+    assert!(
+        lab.b
+            .requests()
+            .iter()
+            .any(|line| line.starts_with("GET /api/v1/namespaces/default/pods"))
+    );
+    client.close().await;
+
+    // Torii put the human's context first; the agent never named it.
+    let launches = lab.kubectl.launches();
+    let expected = |context: &str| {
+        let mut launch = vec!["--context".to_string(), context.to_string()];
+        launch.extend(args.iter().map(|arg| arg.to_string()));
+        launch
+    };
+    assert_eq!(launches, vec![expected(CTX_A), expected(CTX_B)]);
+    // The discovery cache went where the provider's .env said, not to the host's home.
+    assert!(lab.root.path().join("kube/cache").is_dir());
+    assert_no_context(&lab.root, &format!("{tools}{from_a}{from_b}"));
+    let log = audit_lines(&lab.root).join("\n");
+    assert!(
+        log.contains("| kubectl/lab_a | ran | ") && log.contains("| kubectl/lab_b | ran | "),
+        "{log}"
+    );
+}
+
+/// Every locked flag of the kubectl baseline, as the agent might spell it.
+pub const LOCKED: &[&str] = &[
+    "--context",
+    "--kubeconfig",
+    "--cluster",
+    "--user",
+    "--token",
+    "--server",
+    "-s",
+    "--username",
+    "--password",
+    "--client-key",
+    "--client-certificate",
+    "--certificate-authority",
+    "--insecure-skip-tls-verify",
+    "--tls-server-name",
+    "--as",
+    "--as-group",
+    "--as-uid",
+    "--as-user-extra",
+];
+
+/// What the agent sends as the flag's value: must never be echoed or audited.
+const VALUE: &str = "agent-value-canary";
+
+#[tokio::test]
+async fn every_locked_flag_is_refused_without_a_process_or_a_request() {
+    let Some(lab) = lab(GET_PODS) else { return };
+    let audit_before = audit_lines(&lab.root);
+    let client = mcp_client::start(&lab.root, &[("PATH", lab.path_env())]).await;
+    let mut results = Vec::new();
+    for flag in LOCKED {
+        for spelling in [
+            vec![flag.to_string(), VALUE.to_string()],
+            vec![format!("{flag}={VALUE}")],
+        ] {
+            for alias in ["lab_a", "lab_b"] {
+                // `get pods` is accepted and the alias is leased: only the lock stops it.
+                let mut args: Vec<String> =
+                    ["get", "pods", "-n", "default"].map(String::from).to_vec();
+                args.extend(spelling.iter().cloned());
+                let (result, is_error) = client
+                    .call("kubectl", json!({"target": alias, "args": args}))
+                    .await;
+                assert!(is_error, "{args:?}: {result}");
+                let error = result["error"].as_str().unwrap();
+                assert!(
+                    error.contains(&format!("`{flag}` is locked")),
+                    "{args:?}: {error}"
+                );
+                assert!(result.get("execution").is_none() && result.get("decision").is_none());
+                results.push(result);
+            }
+        }
+    }
+    client.close().await;
+    assert!(
+        lab.kubectl.launches().is_empty(),
+        "a kubectl process started"
+    );
+    assert!(lab.a.requests().is_empty() && lab.b.requests().is_empty());
+    // No `invoke`, nothing at all: the audit log is byte-for-byte what activation left.
+    assert_eq!(audit_lines(&lab.root), audit_before);
+    let seen = Value::Array(results).to_string();
+    assert!(!seen.contains(VALUE), "{seen}");
+    assert!(!audit_lines(&lab.root).join("\n").contains(VALUE));
+    assert_no_context(&lab.root, &seen);
+}
