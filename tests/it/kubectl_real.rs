@@ -35,8 +35,10 @@ impl Lab {
     }
 }
 
-/// `torii` with the real kubectl first on `PATH` and the lab kubeconfig, for `target add`.
-pub fn torii_with(root: &Root, real: &Path, config: &Path) -> assert_cmd::Command {
+/// `torii` with the real kubectl first on `PATH`, for `target add`. The ambient `KUBECONFIG`
+/// is `ambient` (by default a file that does not exist, so the host's `~/.kube/config` is never
+/// read): the context check must use the provider's `.env`, like every call.
+pub fn torii_with(root: &Root, real: &Path, ambient: Option<&Path>) -> assert_cmd::Command {
     let mut dirs = vec![real.parent().unwrap().to_path_buf()];
     dirs.extend(std::env::split_paths(
         &std::env::var_os("PATH").unwrap_or_default(),
@@ -44,7 +46,10 @@ pub fn torii_with(root: &Root, real: &Path, config: &Path) -> assert_cmd::Comman
     let mut command = root.torii();
     command
         .env("PATH", std::env::join_paths(dirs).unwrap())
-        .env("KUBECONFIG", config);
+        .env(
+            "KUBECONFIG",
+            ambient.map_or_else(|| root.path().join("no-such-kubeconfig"), Path::to_path_buf),
+        );
     command
 }
 
@@ -72,7 +77,7 @@ fn lab(rules: &str) -> Option<Lab> {
         ),
     );
     for (alias, context) in [("lab_a", CTX_A), ("lab_b", CTX_B)] {
-        torii_with(&root, &real, &config)
+        torii_with(&root, &real, None)
             .args(["target", "add", "kubectl", alias, "--context", context])
             .args(["--provider", "idp"])
             .assert()
@@ -226,4 +231,59 @@ async fn every_locked_flag_is_refused_without_a_process_or_a_request() {
     assert!(!seen.contains(VALUE), "{seen}");
     assert!(!audit_lines(&lab.root).join("\n").contains(VALUE));
     assert_no_context(&lab.root, &seen);
+}
+
+#[test]
+fn target_add_checks_the_context_in_the_kubeconfig_the_calls_will_use() {
+    // The provider's `.env` names the lab kubeconfig; the human's shell has another one whose
+    // only context is a decoy. `target add` must check the first: it is what calls read.
+    let Some(real) = real_kubectl() else { return };
+    let root = Root::new();
+    root.torii()
+        .args(["provider", "install"])
+        .arg(example("kubectl"))
+        .assert()
+        .success();
+    install_provider(&root, "idp", IDP, "version: \"1\"\n");
+    let a = FakeKube::start("a");
+    let config = kubeconfig(&root, &[(CTX_A, &a)]);
+    root.write(
+        "providers/kubectl/.env",
+        &format!("KUBECONFIG=\"{}\"\n", config.display()),
+    );
+    let decoy = root.write(
+        "decoy/config",
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: d\n  cluster: {server: \"http://127.0.0.1:1\"}\n\
+         users:\n- name: u\n  user: {}\ncontexts:\n- name: decoy-only\n  context: {cluster: d, user: u}\n",
+    );
+    torii_with(&root, &real, Some(&decoy))
+        .args(["target", "add", "kubectl", "lab", "--context", CTX_A])
+        .args(["--provider", "idp"])
+        .assert()
+        .success();
+    torii_with(&root, &real, Some(&decoy))
+        .args([
+            "target",
+            "add",
+            "kubectl",
+            "decoy",
+            "--context",
+            "decoy-only",
+        ])
+        .args(["--provider", "idp"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("did not find the context"));
+    assert!(!root.path().join("providers/kubectl/targets/decoy").exists());
+    // A malformed `.env` is named, and nothing is written.
+    root.write("providers/kubectl/.env", "not a valid line\n");
+    torii_with(&root, &real, Some(&decoy))
+        .args(["target", "add", "kubectl", "other", "--context", CTX_A])
+        .args(["--provider", "idp"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("invalid env file"))
+        .stderr(predicates::str::contains("nothing was written"));
+    assert!(!root.path().join("providers/kubectl/targets/other").exists());
+    assert!(a.requests().is_empty(), "listing contexts needs no server");
 }
