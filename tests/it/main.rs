@@ -5,6 +5,7 @@
 
 mod archives;
 mod auth;
+mod aws_moto;
 mod cli;
 mod common;
 mod demo;
