@@ -28,8 +28,8 @@ use crate::python_sdk::test_python;
 /// moto's default account: what every principal created in it belongs to.
 const ACCOUNT: &str = "123456789012";
 const OTHER_ACCOUNT: &str = "111122223333";
-const BUCKET: &str = "torii-moto-bucket";
-const REGION: &str = "us-east-1";
+pub const BUCKET: &str = "torii-moto-bucket";
+pub const REGION: &str = "us-east-1";
 /// The local profile behind the aws_profile aliases; it must never reach the agent or the audit.
 const PROFILE: &str = "torii-profile-canary";
 const ALLOW_ALL: &str =
@@ -37,7 +37,7 @@ const ALLOW_ALL: &str =
 const TRUST_ANYONE: &str = r#"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"*"},"Action":"sts:AssumeRole"}]}"#;
 
 /// The venv's `aws` and `moto_server` (scripts/test.sh installs both): skip locally, fail in CI.
-fn venv_tools() -> Option<(PathBuf, PathBuf)> {
+pub fn venv_tools() -> Option<(PathBuf, PathBuf)> {
     let python = test_python()?;
     let bin = python.parent().unwrap();
     let (aws, moto) = (bin.join("aws"), bin.join("moto_server"));
@@ -59,16 +59,16 @@ fn venv_tools() -> Option<(PathBuf, PathBuf)> {
 
 /// Access keys of a moto principal.
 #[derive(Debug, Clone)]
-struct Keys {
-    id: String,
-    secret: String,
-    token: Option<String>,
+pub struct Keys {
+    pub id: String,
+    pub secret: String,
+    pub token: Option<String>,
 }
 
 /// `moto_server` on a free loopback port; killed when dropped.
-struct Moto {
+pub struct Moto {
     child: Child,
-    url: String,
+    pub url: String,
     log: PathBuf,
     aws: PathBuf,
     dir: PathBuf,
@@ -76,7 +76,7 @@ struct Moto {
 
 impl Moto {
     /// Starts moto with the first `unauthenticated` requests exempt from authentication.
-    fn start(aws: &Path, moto_server: &Path, dir: &Path, unauthenticated: usize) -> Self {
+    pub fn start(aws: &Path, moto_server: &Path, dir: &Path, unauthenticated: usize) -> Self {
         std::fs::create_dir_all(dir).unwrap();
         let log = dir.join("moto.log");
         let out = std::fs::File::create(&log).unwrap();
@@ -131,7 +131,7 @@ impl Moto {
     }
 
     /// Request lines moto served, e.g. `GET / HTTP/1.1" 200`.
-    fn requests(&self) -> Vec<String> {
+    pub fn requests(&self) -> Vec<String> {
         self.log_text()
             .lines()
             .filter_map(|line| line.split_once("] \"").map(|(_, rest)| rest.to_string()))
@@ -139,7 +139,7 @@ impl Moto {
     }
 
     /// The real CLI, for the test's own setup: straight at moto, no profile, no `~/.aws`.
-    fn aws(&self, keys: Option<&Keys>, args: &[&str]) -> Value {
+    pub fn aws(&self, keys: Option<&Keys>, args: &[&str]) -> Value {
         let mut command = Command::new(&self.aws);
         for (name, _) in std::env::vars_os() {
             if name.to_string_lossy().starts_with("AWS_") {
@@ -178,7 +178,7 @@ impl Moto {
     }
 
     /// Temporary credentials of an assumed role with an allow-all policy; three requests.
-    fn role_session(&self) -> Keys {
+    pub fn role_session(&self) -> Keys {
         self.aws(
             None,
             &[
@@ -223,7 +223,7 @@ impl Moto {
     }
 
     /// Static keys of an IAM user with an allow-all policy; three requests.
-    fn user_keys(&self) -> Keys {
+    pub fn user_keys(&self) -> Keys {
         self.aws(None, &["iam", "create-user", "--user-name", "operator"]);
         let created = self.aws(
             None,
@@ -264,7 +264,7 @@ impl Drop for Moto {
 }
 
 /// Setup principals: every request moto lets through unauthenticated.
-const SETUP_REQUESTS: usize = 3;
+pub const SETUP_REQUESTS: usize = 3;
 
 /// A root with moto running (authentication on after the setup), `keys` for `principal`, the
 /// bucket created with those keys, and the `aws` wrapper.
@@ -352,14 +352,14 @@ const BAD_ID: &str = "ASIABADCANARY0000000";
 const BAD_SECRET: &str = "bad-secret-canary";
 const BAD_TOKEN: &str = "bad-token-canary";
 
-fn responder(root: &Root, answers: &[Value]) -> PathBuf {
+pub fn responder(root: &Root, answers: &[Value]) -> PathBuf {
     let path = root.path().join("responses.jsonl");
     let text: String = answers.iter().map(|answer| format!("{answer}\n")).collect();
     std::fs::write(&path, text).unwrap();
     path
 }
 
-fn collection_requests(script: &Path) -> usize {
+pub fn collection_requests(script: &Path) -> usize {
     let mut log = script.as_os_str().to_owned();
     log.push(".requests");
     std::fs::read_to_string(PathBuf::from(log))

@@ -13,6 +13,7 @@ mod example_policies;
 mod fake_kube;
 mod kubectl_real;
 mod leases;
+mod live_catalog;
 mod mcp;
 mod mcp_client;
 mod mcp_targets;
