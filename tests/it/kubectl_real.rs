@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::common::{FakeCli, Root, audit_lines, install_provider};
+use crate::common::{FakeCli, Root, audit_events, audit_lines, install_provider};
 use crate::fake_kube::{FakeKube, kubeconfig, real_kubectl, recording_kubectl};
 use crate::mcp_client;
 use crate::pack::example;
@@ -57,14 +57,25 @@ pub fn torii_with(root: &Root, real: &Path, ambient: Option<&Path>) -> assert_cm
 /// only through the provider's `.env`, aliases `lab_a` → A and `lab_b` → B added with the real
 /// `kubectl config get-contexts`, both leased (`lab_b` with `--add`).
 fn lab(rules: &str) -> Option<Lab> {
+    lab_with(rules, "idp", [&[], &[]])
+}
+
+/// `lab` with the identity provider `identity` (`idp`, or the official `aws` package) and
+/// extra `target add` flags for `lab_a` and `lab_b`.
+fn lab_with(rules: &str, identity: &str, extra: [&[&str]; 2]) -> Option<Lab> {
     let real = real_kubectl()?;
     let root = Root::new();
-    root.torii()
-        .args(["provider", "install"])
-        .arg(example("kubectl"))
-        .assert()
-        .success();
-    install_provider(&root, "idp", IDP, "version: \"1\"\n");
+    for package in ["kubectl", identity] {
+        if package == "idp" {
+            install_provider(&root, "idp", IDP, "version: \"1\"\n");
+            continue;
+        }
+        root.torii()
+            .args(["provider", "install"])
+            .arg(example(package))
+            .assert()
+            .success();
+    }
     root.write("providers/kubectl/rules.yaml", rules);
     let (a, b) = (FakeKube::start("a"), FakeKube::start("b"));
     let config = kubeconfig(&root, &[(CTX_A, &a), (CTX_B, &b)]);
@@ -76,10 +87,11 @@ fn lab(rules: &str) -> Option<Lab> {
             root.path().join("kube/cache").display()
         ),
     );
-    for (alias, context) in [("lab_a", CTX_A), ("lab_b", CTX_B)] {
+    for ((alias, context), extra) in [("lab_a", CTX_A), ("lab_b", CTX_B)].into_iter().zip(extra) {
         torii_with(&root, &real, None)
             .args(["target", "add", "kubectl", alias, "--context", context])
-            .args(["--provider", "idp"])
+            .args(["--provider", identity])
+            .args(extra)
             .assert()
             .success();
     }
@@ -286,4 +298,107 @@ fn target_add_checks_the_context_in_the_kubeconfig_the_calls_will_use() {
         .stderr(predicates::str::contains("nothing was written"));
     assert!(!root.path().join("providers/kubectl/targets/other").exists());
     assert!(a.requests().is_empty(), "listing contexts needs no server");
+}
+
+/// The book's EKS setup: the kubectl targets authenticate through the official `aws` package
+/// (temporary credentials collected by the scripted human, validated by STS on moto) and
+/// `--expect` an account. The real `aws sts get-caller-identity` probe lets `lab_a` (moto's
+/// account) through and stops `lab_b` (another account) before kubectl runs; one session serves
+/// both because they share the scope, and the cached identity of one never vouches for the other.
+#[tokio::test]
+async fn the_aws_identity_probe_admits_the_expected_account_and_stops_another() {
+    use crate::aws_moto::{self, Moto};
+    let Some(lab) = lab_with(
+        GET_PODS,
+        "aws",
+        [
+            &["--scope", "team", "--expect", "123456789012"],
+            &["--scope", "team", "--expect", "111122223333"],
+        ],
+    ) else {
+        return;
+    };
+    let Some((aws, moto_server)) = aws_moto::venv_tools() else {
+        return;
+    };
+    let root = &lab.root;
+    let moto = Moto::start(
+        &aws,
+        &moto_server,
+        &root.path().join("moto"),
+        aws_moto::SETUP_REQUESTS,
+    );
+    let keys = moto.role_session();
+    root.write(
+        "providers/aws/.env",
+        &format!(
+            "AWS_ENDPOINT_URL=\"{}\"\nAWS_DEFAULT_REGION=\"{}\"\nAWS_PAGER=\"\"\n\
+             AWS_CONFIG_FILE=\"{none}\"\nAWS_SHARED_CREDENTIALS_FILE=\"{none}\"\n",
+            moto.url,
+            aws_moto::REGION,
+            none = root.path().join("no-aws-files").display()
+        ),
+    );
+    let aws_cli = FakeCli::new(root, "aws", &format!("exec '{}' \"$@\"", aws.display()));
+    let script = aws_moto::responder(
+        root,
+        &[json!({"auth": {
+            "AWS_ACCESS_KEY_ID": keys.id,
+            "AWS_SECRET_ACCESS_KEY": keys.secret,
+            "AWS_SESSION_TOKEN": keys.token,
+        }})],
+    );
+    let client = mcp_client::start(
+        root,
+        &[
+            ("PATH", lab.path_env()),
+            ("TORII_TEST_RESPONDER", script.clone().into()),
+        ],
+    )
+    .await;
+    let args = ["get", "pods", "-n", "default", "-o", "name"];
+    let (admitted, is_error) = client
+        .call("kubectl", json!({"target": "lab_a", "args": args}))
+        .await;
+    assert!(!is_error, "{admitted}");
+    assert_eq!(admitted["execution"]["stdout"], "pod/pod-from-a\n");
+    let (stopped, is_error) = client
+        .call("kubectl", json!({"target": "lab_b", "args": args}))
+        .await;
+    client.close().await;
+    assert!(is_error, "{stopped}");
+    assert!(stopped.get("execution").is_none());
+    let text = stopped.to_string();
+    assert!(text.contains("a human must authenticate"), "{text}");
+    assert!(
+        !text.contains("123456789012") && !text.contains("111122223333"),
+        "{text}"
+    );
+
+    assert_eq!(
+        aws_moto::collection_requests(&script),
+        1,
+        "one session for the scope"
+    );
+    assert_eq!(lab.kubectl.launches().len(), 1, "kubectl ran for lab_b");
+    assert!(lab.b.requests().is_empty(), "{:?}", lab.b.requests());
+    // The validator, then one probe per alias, each with the session and moto's endpoint.
+    let probes = aws_cli
+        .launches()
+        .into_iter()
+        .filter(|launch| launch.iter().any(|arg| arg == "--output"))
+        .count();
+    assert_eq!(probes, 2, "{:?}", aws_cli.launches());
+    let events = audit_events(root);
+    assert!(
+        events.contains(&"identity-ok".to_string())
+            && events.contains(&"identity-mismatch".to_string())
+            && events.contains(&"preflight-failed".to_string()),
+        "{events:?}"
+    );
+    let log = audit_lines(root).join("\n");
+    for hidden in ["123456789012", "111122223333", &keys.id, &keys.secret] {
+        assert!(!log.contains(hidden), "{hidden} in {log}");
+    }
+    assert_no_context(root, &format!("{admitted}{stopped}"));
 }
