@@ -402,3 +402,52 @@ async fn the_aws_identity_probe_admits_the_expected_account_and_stops_another() 
     }
     assert_no_context(root, &format!("{admitted}{stopped}"));
 }
+
+/// A kuberc (kubectl ≥ 1.33 preferences) sets default values for any flag of a command,
+/// `--server`, `--as` and `--kubeconfig` included, so `--kuberc <file>` would let an agent that
+/// can write a file redirect a leased alias to another cluster or identity without ever naming
+/// a locked flag. It is refused like them.
+#[tokio::test]
+async fn a_kuberc_cannot_redirect_an_alias_to_another_server_or_identity() {
+    let Some(lab) = lab(GET_PODS) else { return };
+    let kuberc = lab.root.write(
+        "agent-written/kuberc.yaml",
+        &format!(
+            "apiVersion: kubectl.config.k8s.io/v1beta1\nkind: Preference\ndefaults:\n\
+             - command: get\n  options:\n  - name: server\n    default: \"{}\"\n\
+             \x20 - name: as\n    default: \"system:admin\"\n",
+            lab.b.url()
+        ),
+    );
+    let audit_before = audit_lines(&lab.root);
+    let client = mcp_client::start(&lab.root, &[("PATH", lab.path_env())]).await;
+    for spelling in [
+        vec!["--kuberc".to_string(), kuberc.display().to_string()],
+        vec![format!("--kuberc={}", kuberc.display())],
+    ] {
+        let mut args: Vec<String> = ["get", "pods", "-n", "default", "-o", "name"]
+            .map(String::from)
+            .to_vec();
+        args.extend(spelling);
+        let (result, is_error) = client
+            .call("kubectl", json!({"target": "lab_a", "args": args}))
+            .await;
+        assert!(is_error, "{args:?}: {result}");
+        assert!(
+            result["error"]
+                .as_str()
+                .unwrap()
+                .contains("`--kuberc` is locked"),
+            "{result}"
+        );
+    }
+    client.close().await;
+    assert!(lab.kubectl.launches().is_empty(), "kubectl started");
+    assert!(
+        lab.b.requests().is_empty(),
+        "lab_a reached server B: {:?}",
+        lab.b.requests()
+    );
+    assert!(lab.a.requests().is_empty());
+    assert_eq!(audit_lines(&lab.root), audit_before);
+}
