@@ -6,7 +6,10 @@
 
 use crate::registry::{Provider, TargetingMode};
 
-/// kubectl's non-removable baseline (the book's list) plus `-s`, the short form of `--server`.
+/// kubectl's non-removable baseline (the book's list) plus `-s`, the short form of `--server`,
+/// and `--kuberc`: a kuberc file sets default values for any flag of a command (`--server`,
+/// `--as`, `--kubeconfig`, …), so naming one would switch the endpoint or identity without a
+/// locked flag ever appearing in the arguments.
 const KUBECTL_BASELINE: &[&str] = &[
     "--context",
     "--kubeconfig",
@@ -26,6 +29,7 @@ const KUBECTL_BASELINE: &[&str] = &[
     "--as-group",
     "--as-uid",
     "--as-user-extra",
+    "--kuberc",
 ];
 
 /// Flags that would replace the aws_profile binding (profile, region, endpoint, TLS trust).

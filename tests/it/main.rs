@@ -5,11 +5,15 @@
 
 mod archives;
 mod auth;
+mod aws_moto;
 mod cli;
 mod common;
 mod demo;
 mod example_policies;
+mod fake_kube;
+mod kubectl_real;
 mod leases;
+mod live_catalog;
 mod mcp;
 mod mcp_client;
 mod mcp_targets;

@@ -4,8 +4,9 @@
 //! and checked with the registry's own rules, as if the server were loading it, so a target
 //! the server would refuse is never written. For `kubectl_context` the context must exist:
 //! `<command> config get-contexts -o name -- <context>` runs through the runner like any
-//! provider command (absolute executable, no shell) with the human's environment, so it reads
-//! the same kubeconfig (`KUBECONFIG`) the human uses. The file is written atomically into a
+//! provider command (absolute executable, no shell) with the human's environment overlaid by
+//! the provider's `.env`, exactly as the provider's child will run, so it reads the same
+//! kubeconfig (`KUBECONFIG`) the calls will use. The file is written atomically into a
 //! directory created for it; an existing alias or directory is refused.
 
 use std::io::ErrorKind;
@@ -51,7 +52,7 @@ pub fn run(args: &TargetAdd, root: &ConfigRoot) -> Result<(), CliError> {
     let text = binding.to_yaml(alias);
     check(&registry, &provider, &path, &text, &binding, alias, mode)?;
     if let Some(context) = binding.context {
-        verify_context(&provider.config().command, context)?;
+        verify_context(&provider, context)?;
     }
     write_new(&provider.targets_dir(), &dir, &path, &text)?;
     human::data(&path.display().to_string());
@@ -232,14 +233,21 @@ fn flag_of(field: &str, mode: TargetingMode) -> Option<&'static str> {
     })
 }
 
-/// Refuses a context the kubeconfig does not have.
-fn verify_context(command: &str, context: &str) -> Result<(), CliError> {
-    let program = runner::resolve(command)?;
+/// Refuses a context the kubeconfig does not have. The provider's `.env` applies, as it does to
+/// every call of the tool: a `KUBECONFIG` set there is the kubeconfig that must hold the context.
+fn verify_context(provider: &Provider, context: &str) -> Result<(), CliError> {
+    let env_overlay = runner::read_env_file(&provider.env_file_path()).map_err(|error| {
+        CliError::Refused(format!(
+            "{}; nothing was written",
+            crate::errors::chain(&error)
+        ))
+    })?;
+    let program = runner::resolve(&provider.config().command)?;
     let args = ["config", "get-contexts", "-o", "name", "--", context];
     let launch = Launch {
         program: program.clone(),
         args: args.iter().map(|arg| arg.to_string()).collect(),
-        env_overlay: Vec::new(),
+        env_overlay,
         env_remove: Vec::new(),
         max_output_bytes: CONTEXT_CHECK_OUTPUT_BYTES,
     };

@@ -1,0 +1,453 @@
+//! The official kubectl package with the REAL `kubectl` against two fake API servers on
+//! loopback, one per context (issue 5, "Configurar Kubernetes"): each alias reaches only its
+//! own server, every locked flag is refused before any process or request, and the real
+//! context names never reach the agent or the audit log.
+
+use std::ffi::OsString;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::common::{FakeCli, Root, audit_events, audit_lines, install_provider};
+use crate::fake_kube::{FakeKube, kubeconfig, real_kubectl, recording_kubectl};
+use crate::mcp_client;
+use crate::pack::example;
+
+const CTX_A: &str = "ctx-a-secret";
+const CTX_B: &str = "ctx-b-secret";
+
+/// An identity provider with nothing to collect: the lab servers need no credentials.
+pub const IDP: &str = "version: \"1\"\nname: idp\ntool: idp\ndescription: Identity of the lab \
+                       contexts.\ncommand: \"true\"\nauth:\n  strategy: inherited\n";
+
+pub struct Lab {
+    pub root: Root,
+    pub a: FakeKube,
+    pub b: FakeKube,
+    /// Records each kubectl launch, then runs the real one.
+    pub kubectl: FakeCli,
+}
+
+impl Lab {
+    /// `PATH` for the server: the recording wrapper first.
+    pub fn path_env(&self) -> OsString {
+        self.kubectl.path_env()
+    }
+}
+
+/// `torii` with the real kubectl first on `PATH`, for `target add`. The ambient `KUBECONFIG`
+/// is `ambient` (by default a file that does not exist, so the host's `~/.kube/config` is never
+/// read): the context check must use the provider's `.env`, like every call.
+pub fn torii_with(root: &Root, real: &Path, ambient: Option<&Path>) -> assert_cmd::Command {
+    let mut dirs = vec![real.parent().unwrap().to_path_buf()];
+    dirs.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    let mut command = root.torii();
+    command
+        .env("PATH", std::env::join_paths(dirs).unwrap())
+        .env(
+            "KUBECONFIG",
+            ambient.map_or_else(|| root.path().join("no-such-kubeconfig"), Path::to_path_buf),
+        );
+    command
+}
+
+/// The kubectl package installed with `rules`, `idp`, two fake servers, a kubeconfig reached
+/// only through the provider's `.env`, aliases `lab_a` → A and `lab_b` → B added with the real
+/// `kubectl config get-contexts`, both leased (`lab_b` with `--add`).
+fn lab(rules: &str) -> Option<Lab> {
+    lab_with(rules, "idp", [&[], &[]])
+}
+
+/// `lab` with the identity provider `identity` (`idp`, or the official `aws` package) and
+/// extra `target add` flags for `lab_a` and `lab_b`.
+fn lab_with(rules: &str, identity: &str, extra: [&[&str]; 2]) -> Option<Lab> {
+    let real = real_kubectl()?;
+    let root = Root::new();
+    for package in ["kubectl", identity] {
+        if package == "idp" {
+            install_provider(&root, "idp", IDP, "version: \"1\"\n");
+            continue;
+        }
+        root.torii()
+            .args(["provider", "install"])
+            .arg(example(package))
+            .assert()
+            .success();
+    }
+    root.write("providers/kubectl/rules.yaml", rules);
+    let (a, b) = (FakeKube::start("a"), FakeKube::start("b"));
+    let config = kubeconfig(&root, &[(CTX_A, &a), (CTX_B, &b)]);
+    root.write(
+        "providers/kubectl/.env",
+        &format!(
+            "KUBECONFIG=\"{}\"\nKUBECACHEDIR=\"{}\"\n",
+            config.display(),
+            root.path().join("kube/cache").display()
+        ),
+    );
+    for ((alias, context), extra) in [("lab_a", CTX_A), ("lab_b", CTX_B)].into_iter().zip(extra) {
+        torii_with(&root, &real, None)
+            .args(["target", "add", "kubectl", alias, "--context", context])
+            .args(["--provider", identity])
+            .args(extra)
+            .assert()
+            .success();
+    }
+    for (alias, extra) in [("lab_a", None), ("lab_b", Some("--add"))] {
+        root.torii()
+            .args(["target", "activate", "kubectl", alias, "--for", "5"])
+            .args(extra)
+            .assert()
+            .success();
+    }
+    let kubectl = recording_kubectl(&root, &real);
+    Some(Lab {
+        root,
+        a,
+        b,
+        kubectl,
+    })
+}
+
+const GET_PODS: &str = "version: \"1.0\"\ndeny: []\naccept:\n  - \"get pods\"\n";
+
+fn assert_no_context(root: &Root, seen: &str) {
+    for context in [CTX_A, CTX_B] {
+        assert!(!seen.contains(context), "{context} leaked: {seen}");
+        let log = audit_lines(root).join("\n");
+        assert!(!log.contains(context), "{context} in the audit: {log}");
+    }
+}
+
+#[tokio::test]
+async fn each_alias_reaches_only_its_own_server() {
+    let Some(lab) = lab(GET_PODS) else { return };
+    let client = mcp_client::start(&lab.root, &[("PATH", lab.path_env())]).await;
+    let tools = serde_json::to_string(&client.tools().await).unwrap();
+    let args = ["get", "pods", "-n", "default", "-o", "name"];
+    let (from_a, is_error) = client
+        .call("kubectl", json!({"target": "lab_a", "args": args}))
+        .await;
+    assert!(!is_error, "{from_a}");
+    assert_eq!(from_a["target"], "lab_a");
+    assert_eq!(from_a["decision"]["source"], "rules");
+    assert_eq!(from_a["execution"]["exit_code"], 0, "{from_a}");
+    assert_eq!(from_a["execution"]["stdout"], "pod/pod-from-a\n");
+    let a_seen = lab.a.requests();
+    assert!(lab.b.requests().is_empty(), "{:?}", lab.b.requests());
+    assert!(
+        a_seen
+            .iter()
+            .any(|line| line.starts_with("GET /api/v1/namespaces/default/pods")),
+        "{a_seen:?}"
+    );
+
+    let (from_b, is_error) = client
+        .call("kubectl", json!({"target": "lab_b", "args": args}))
+        .await;
+    assert!(!is_error, "{from_b}");
+    assert_eq!(from_b["execution"]["stdout"], "pod/pod-from-b\n");
+    assert_eq!(lab.a.requests(), a_seen, "lab_b reached server A");
+    assert!(
+        lab.b
+            .requests()
+            .iter()
+            .any(|line| line.starts_with("GET /api/v1/namespaces/default/pods"))
+    );
+    client.close().await;
+
+    // Torii put the human's context first; the agent never named it.
+    let launches = lab.kubectl.launches();
+    let expected = |context: &str| {
+        let mut launch = vec!["--context".to_string(), context.to_string()];
+        launch.extend(args.iter().map(|arg| arg.to_string()));
+        launch
+    };
+    assert_eq!(launches, vec![expected(CTX_A), expected(CTX_B)]);
+    // The discovery cache went where the provider's .env said, not to the host's home.
+    assert!(lab.root.path().join("kube/cache").is_dir());
+    assert_no_context(&lab.root, &format!("{tools}{from_a}{from_b}"));
+    let log = audit_lines(&lab.root).join("\n");
+    assert!(
+        log.contains("| kubectl/lab_a | ran | ") && log.contains("| kubectl/lab_b | ran | "),
+        "{log}"
+    );
+}
+
+/// Every locked flag of the kubectl baseline, as the agent might spell it.
+pub const LOCKED: &[&str] = &[
+    "--context",
+    "--kubeconfig",
+    "--cluster",
+    "--user",
+    "--token",
+    "--server",
+    "-s",
+    "--username",
+    "--password",
+    "--client-key",
+    "--client-certificate",
+    "--certificate-authority",
+    "--insecure-skip-tls-verify",
+    "--tls-server-name",
+    "--as",
+    "--as-group",
+    "--as-uid",
+    "--as-user-extra",
+];
+
+/// What the agent sends as the flag's value: must never be echoed or audited.
+const VALUE: &str = "agent-value-canary";
+
+#[tokio::test]
+async fn every_locked_flag_is_refused_without_a_process_or_a_request() {
+    let Some(lab) = lab(GET_PODS) else { return };
+    let audit_before = audit_lines(&lab.root);
+    let client = mcp_client::start(&lab.root, &[("PATH", lab.path_env())]).await;
+    let mut results = Vec::new();
+    for flag in LOCKED {
+        for spelling in [
+            vec![flag.to_string(), VALUE.to_string()],
+            vec![format!("{flag}={VALUE}")],
+        ] {
+            for alias in ["lab_a", "lab_b"] {
+                // `get pods` is accepted and the alias is leased: only the lock stops it.
+                let mut args: Vec<String> =
+                    ["get", "pods", "-n", "default"].map(String::from).to_vec();
+                args.extend(spelling.iter().cloned());
+                let (result, is_error) = client
+                    .call("kubectl", json!({"target": alias, "args": args}))
+                    .await;
+                assert!(is_error, "{args:?}: {result}");
+                let error = result["error"].as_str().unwrap();
+                assert!(
+                    error.contains(&format!("`{flag}` is locked")),
+                    "{args:?}: {error}"
+                );
+                assert!(result.get("execution").is_none() && result.get("decision").is_none());
+                results.push(result);
+            }
+        }
+    }
+    client.close().await;
+    assert!(
+        lab.kubectl.launches().is_empty(),
+        "a kubectl process started"
+    );
+    assert!(lab.a.requests().is_empty() && lab.b.requests().is_empty());
+    // No `invoke`, nothing at all: the audit log is byte-for-byte what activation left.
+    assert_eq!(audit_lines(&lab.root), audit_before);
+    let seen = Value::Array(results).to_string();
+    assert!(!seen.contains(VALUE), "{seen}");
+    assert!(!audit_lines(&lab.root).join("\n").contains(VALUE));
+    assert_no_context(&lab.root, &seen);
+}
+
+#[test]
+fn target_add_checks_the_context_in_the_kubeconfig_the_calls_will_use() {
+    // The provider's `.env` names the lab kubeconfig; the human's shell has another one whose
+    // only context is a decoy. `target add` must check the first: it is what calls read.
+    let Some(real) = real_kubectl() else { return };
+    let root = Root::new();
+    root.torii()
+        .args(["provider", "install"])
+        .arg(example("kubectl"))
+        .assert()
+        .success();
+    install_provider(&root, "idp", IDP, "version: \"1\"\n");
+    let a = FakeKube::start("a");
+    let config = kubeconfig(&root, &[(CTX_A, &a)]);
+    root.write(
+        "providers/kubectl/.env",
+        &format!("KUBECONFIG=\"{}\"\n", config.display()),
+    );
+    let decoy = root.write(
+        "decoy/config",
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: d\n  cluster: {server: \"http://127.0.0.1:1\"}\n\
+         users:\n- name: u\n  user: {}\ncontexts:\n- name: decoy-only\n  context: {cluster: d, user: u}\n",
+    );
+    torii_with(&root, &real, Some(&decoy))
+        .args(["target", "add", "kubectl", "lab", "--context", CTX_A])
+        .args(["--provider", "idp"])
+        .assert()
+        .success();
+    torii_with(&root, &real, Some(&decoy))
+        .args([
+            "target",
+            "add",
+            "kubectl",
+            "decoy",
+            "--context",
+            "decoy-only",
+        ])
+        .args(["--provider", "idp"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("did not find the context"));
+    assert!(!root.path().join("providers/kubectl/targets/decoy").exists());
+    // A malformed `.env` is named, and nothing is written.
+    root.write("providers/kubectl/.env", "not a valid line\n");
+    torii_with(&root, &real, Some(&decoy))
+        .args(["target", "add", "kubectl", "other", "--context", CTX_A])
+        .args(["--provider", "idp"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("invalid env file"))
+        .stderr(predicates::str::contains("nothing was written"));
+    assert!(!root.path().join("providers/kubectl/targets/other").exists());
+    assert!(a.requests().is_empty(), "listing contexts needs no server");
+}
+
+/// The book's EKS setup: the kubectl targets authenticate through the official `aws` package
+/// (temporary credentials collected by the scripted human, validated by STS on moto) and
+/// `--expect` an account. The real `aws sts get-caller-identity` probe lets `lab_a` (moto's
+/// account) through and stops `lab_b` (another account) before kubectl runs; one session serves
+/// both because they share the scope, and the cached identity of one never vouches for the other.
+#[tokio::test]
+async fn the_aws_identity_probe_admits_the_expected_account_and_stops_another() {
+    use crate::aws_moto::{self, Moto};
+    let Some(lab) = lab_with(
+        GET_PODS,
+        "aws",
+        [
+            &["--scope", "team", "--expect", "123456789012"],
+            &["--scope", "team", "--expect", "111122223333"],
+        ],
+    ) else {
+        return;
+    };
+    let Some((aws, moto_server)) = aws_moto::venv_tools() else {
+        return;
+    };
+    let root = &lab.root;
+    let moto = Moto::start(
+        &aws,
+        &moto_server,
+        &root.path().join("moto"),
+        aws_moto::SETUP_REQUESTS,
+    );
+    let keys = moto.role_session();
+    root.write(
+        "providers/aws/.env",
+        &format!(
+            "AWS_ENDPOINT_URL=\"{}\"\nAWS_DEFAULT_REGION=\"{}\"\nAWS_PAGER=\"\"\n\
+             AWS_CONFIG_FILE=\"{none}\"\nAWS_SHARED_CREDENTIALS_FILE=\"{none}\"\n",
+            moto.url,
+            aws_moto::REGION,
+            none = root.path().join("no-aws-files").display()
+        ),
+    );
+    let aws_cli = FakeCli::new(root, "aws", &format!("exec '{}' \"$@\"", aws.display()));
+    let script = aws_moto::responder(
+        root,
+        &[json!({"auth": {
+            "AWS_ACCESS_KEY_ID": keys.id,
+            "AWS_SECRET_ACCESS_KEY": keys.secret,
+            "AWS_SESSION_TOKEN": keys.token,
+        }})],
+    );
+    let client = mcp_client::start(
+        root,
+        &[
+            ("PATH", lab.path_env()),
+            ("TORII_TEST_RESPONDER", script.clone().into()),
+        ],
+    )
+    .await;
+    let args = ["get", "pods", "-n", "default", "-o", "name"];
+    let (admitted, is_error) = client
+        .call("kubectl", json!({"target": "lab_a", "args": args}))
+        .await;
+    assert!(!is_error, "{admitted}");
+    assert_eq!(admitted["execution"]["stdout"], "pod/pod-from-a\n");
+    let (stopped, is_error) = client
+        .call("kubectl", json!({"target": "lab_b", "args": args}))
+        .await;
+    client.close().await;
+    assert!(is_error, "{stopped}");
+    assert!(stopped.get("execution").is_none());
+    let text = stopped.to_string();
+    assert!(text.contains("a human must authenticate"), "{text}");
+    assert!(
+        !text.contains("123456789012") && !text.contains("111122223333"),
+        "{text}"
+    );
+
+    assert_eq!(
+        aws_moto::collection_requests(&script),
+        1,
+        "one session for the scope"
+    );
+    assert_eq!(lab.kubectl.launches().len(), 1, "kubectl ran for lab_b");
+    assert!(lab.b.requests().is_empty(), "{:?}", lab.b.requests());
+    // The validator, then one probe per alias, each with the session and moto's endpoint.
+    let probes = aws_cli
+        .launches()
+        .into_iter()
+        .filter(|launch| launch.iter().any(|arg| arg == "--output"))
+        .count();
+    assert_eq!(probes, 2, "{:?}", aws_cli.launches());
+    let events = audit_events(root);
+    assert!(
+        events.contains(&"identity-ok".to_string())
+            && events.contains(&"identity-mismatch".to_string())
+            && events.contains(&"preflight-failed".to_string()),
+        "{events:?}"
+    );
+    let log = audit_lines(root).join("\n");
+    for hidden in ["123456789012", "111122223333", &keys.id, &keys.secret] {
+        assert!(!log.contains(hidden), "{hidden} in {log}");
+    }
+    assert_no_context(root, &format!("{admitted}{stopped}"));
+}
+
+/// A kuberc (kubectl ≥ 1.33 preferences) sets default values for any flag of a command,
+/// `--server`, `--as` and `--kubeconfig` included, so `--kuberc <file>` would let an agent that
+/// can write a file redirect a leased alias to another cluster or identity without ever naming
+/// a locked flag. It is refused like them.
+#[tokio::test]
+async fn a_kuberc_cannot_redirect_an_alias_to_another_server_or_identity() {
+    let Some(lab) = lab(GET_PODS) else { return };
+    let kuberc = lab.root.write(
+        "agent-written/kuberc.yaml",
+        &format!(
+            "apiVersion: kubectl.config.k8s.io/v1beta1\nkind: Preference\ndefaults:\n\
+             - command: get\n  options:\n  - name: server\n    default: \"{}\"\n\
+             \x20 - name: as\n    default: \"system:admin\"\n",
+            lab.b.url()
+        ),
+    );
+    let audit_before = audit_lines(&lab.root);
+    let client = mcp_client::start(&lab.root, &[("PATH", lab.path_env())]).await;
+    for spelling in [
+        vec!["--kuberc".to_string(), kuberc.display().to_string()],
+        vec![format!("--kuberc={}", kuberc.display())],
+    ] {
+        let mut args: Vec<String> = ["get", "pods", "-n", "default", "-o", "name"]
+            .map(String::from)
+            .to_vec();
+        args.extend(spelling);
+        let (result, is_error) = client
+            .call("kubectl", json!({"target": "lab_a", "args": args}))
+            .await;
+        assert!(is_error, "{args:?}: {result}");
+        assert!(
+            result["error"]
+                .as_str()
+                .unwrap()
+                .contains("`--kuberc` is locked"),
+            "{result}"
+        );
+    }
+    client.close().await;
+    assert!(lab.kubectl.launches().is_empty(), "kubectl started");
+    assert!(
+        lab.b.requests().is_empty(),
+        "lab_a reached server B: {:?}",
+        lab.b.requests()
+    );
+    assert!(lab.a.requests().is_empty());
+    assert_eq!(audit_lines(&lab.root), audit_before);
+}

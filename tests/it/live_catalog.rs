@@ -1,0 +1,478 @@
+//! The live homologation catalog's cases MCP-01 and K8S-TGT-01…08 ("Catálogo de homologação
+//! live"), automated against fakes: each case starts in a fresh root with only the `aws` and
+//! `kubectl` packages installed (aws being the identity provider named by the kubectl
+//! targets), rules files in the case's profile (R0, RK1), targets added with the real
+//! `kubectl config get-contexts`, a fake API server per context, and the real binary driven
+//! over MCP. Both CLIs are recording wrappers, so "no process" is observed, not assumed; the
+//! scripted human (debug builds) records every window that would have opened.
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+
+use crate::aws_moto::{self, Moto};
+use crate::common::{FakeCli, Root, audit_events, audit_lines};
+use crate::fake_kube::{FakeKube, kubeconfig, real_kubectl, recording_kubectl};
+use crate::kubectl_real::torii_with;
+use crate::mcp_client::{self, error_code};
+use crate::pack::example;
+
+/// The real context behind every alias: chosen locally, never shown to the agent or audited.
+const CONTEXT: &str = "ctx-homolog-secret";
+const R0: &str = "version: \"1.0\"\ndeny: []\naccept: []\n";
+const RK1: &str = "version: \"1.0\"\ndeny: []\naccept:\n  - \"get pods\"\n";
+const STATE: &str = "providers/kubectl/.target-authorizations.yaml";
+
+struct Case {
+    root: Root,
+    server: FakeKube,
+    kubectl: FakeCli,
+    aws: FakeCli,
+    /// The scripted human: every window the server asks for is logged beside it.
+    responder: PathBuf,
+}
+
+impl Case {
+    /// A fresh root: `aws` and `kubectl` installed with shared rules R0, the aliases on the one
+    /// context (inactive), and `aws` a wrapper that fails if anything runs it (`aws_body`
+    /// replaces that for a case that authenticates).
+    fn new(aliases: &[&str]) -> Option<Self> {
+        let real = real_kubectl()?;
+        let root = Root::new();
+        for package in ["aws", "kubectl"] {
+            root.torii()
+                .args(["provider", "install"])
+                .arg(example(package))
+                .assert()
+                .success();
+        }
+        for rules in ["providers/aws/rules.yaml", "providers/kubectl/rules.yaml"] {
+            root.write(rules, R0);
+        }
+        let server = FakeKube::start("lab");
+        let config = kubeconfig(&root, &[(CONTEXT, &server)]);
+        root.write(
+            "providers/kubectl/.env",
+            &format!(
+                "KUBECONFIG=\"{}\"\nKUBECACHEDIR=\"{}\"\n",
+                config.display(),
+                root.path().join("kube/cache").display()
+            ),
+        );
+        for alias in aliases {
+            torii_with(&root, &real, None)
+                .args(["target", "add", "kubectl", alias, "--context", CONTEXT])
+                .args(["--provider", "aws"])
+                .assert()
+                .success();
+        }
+        let kubectl = recording_kubectl(&root, &real);
+        let aws = FakeCli::new(
+            &root,
+            "aws",
+            "echo 'aws must not run in this case' >&2; exit 99",
+        );
+        let responder = root.write("responses.jsonl", "");
+        Some(Self {
+            root,
+            server,
+            kubectl,
+            aws,
+            responder,
+        })
+    }
+
+    async fn client(&self) -> mcp_client::Client {
+        mcp_client::start(
+            &self.root,
+            &[
+                ("PATH", self.kubectl.path_env()),
+                ("TORII_TEST_RESPONDER", self.responder.clone().into()),
+            ],
+        )
+        .await
+    }
+
+    fn activate(&self, alias: &str, add: bool) {
+        self.root
+            .torii()
+            .args(["target", "activate", "kubectl", alias, "--for", "30"])
+            .args(add.then_some("--add"))
+            .assert()
+            .success();
+    }
+
+    /// Windows the server asked the human for (authentication), as logged by the responder.
+    fn windows(&self) -> usize {
+        aws_moto::collection_requests(&self.responder)
+    }
+
+    /// Nothing ran, nothing reached the cluster, no window opened.
+    fn assert_untouched(&self) {
+        assert!(self.kubectl.launches().is_empty(), "kubectl started");
+        assert!(self.aws.launches().is_empty(), "aws started");
+        assert!(
+            self.server.requests().is_empty(),
+            "{:?}",
+            self.server.requests()
+        );
+        assert_eq!(self.windows(), 0, "a window was requested");
+    }
+
+    /// The real context appears in no MCP answer and nowhere in the audit log.
+    fn assert_context_hidden(&self, seen: &str) {
+        assert!(!seen.contains(CONTEXT), "{seen}");
+        let log = audit_lines(&self.root).join("\n");
+        assert!(!log.contains(CONTEXT), "{log}");
+    }
+}
+
+fn schema(tools: &[rmcp::model::Tool], name: &str) -> Value {
+    Value::Object(
+        tools
+            .iter()
+            .find(|tool| tool.name == name)
+            .unwrap_or_else(|| panic!("no tool {name}"))
+            .input_schema
+            .as_ref()
+            .clone(),
+    )
+}
+
+#[tokio::test]
+async fn mcp_01_discovery_and_schema() {
+    let Some(case) = Case::new(&["lab"]) else {
+        return;
+    };
+    let client = case.client().await;
+    let tools = client.tools().await;
+    client.close().await;
+    let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
+    assert_eq!(names, ["aws", "kubectl", "torii_policy"]);
+    let aws = schema(&tools, "aws");
+    assert_eq!(aws["required"], json!(["args"]));
+    assert_eq!(
+        aws["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["args"]
+    );
+    let kubectl = schema(&tools, "kubectl");
+    assert_eq!(kubectl["required"], json!(["target", "args"]));
+    assert_eq!(kubectl["properties"]["target"]["enum"], json!(["lab"]));
+    // Announced without a lease, and listing created none.
+    assert!(!case.root.path().join(STATE).exists());
+    let listed = serde_json::to_string(&tools).unwrap();
+    case.assert_context_hidden(&listed);
+    case.assert_untouched();
+    assert!(
+        !audit_events(&case.root).contains(&"invoke".to_string()),
+        "{:?}",
+        audit_lines(&case.root)
+    );
+}
+
+#[tokio::test]
+async fn k8s_tgt_01_and_02_missing_and_unknown_targets() {
+    let Some(case) = Case::new(&["lab"]) else {
+        return;
+    };
+    let client = case.client().await;
+    let missing = client
+        .try_call("kubectl", json!({"args": ["get", "pods"]}))
+        .await
+        .unwrap_err();
+    let unknown = client
+        .try_call(
+            "kubectl",
+            json!({"target": "inexistente", "args": ["get", "pods"]}),
+        )
+        .await
+        .unwrap_err();
+    client.close().await;
+    assert_eq!(error_code(&missing), Some(-32602));
+    let missing = missing.to_string();
+    assert!(
+        missing.contains("missing required field `target`"),
+        "{missing}"
+    );
+    assert_eq!(error_code(&unknown), Some(-32602));
+    let unknown = unknown.to_string();
+    // Only `lab` is announced as available.
+    assert!(unknown.contains("configured targets: lab"), "{unknown}");
+    assert!(!unknown.contains("configured targets: lab,"), "{unknown}");
+    case.assert_context_hidden(&format!("{missing}{unknown}"));
+    case.assert_untouched();
+    assert!(audit_lines(&case.root).is_empty());
+}
+
+/// K8S-TGT-03…06: the alias stays inactive and the rules R0; each flag is refused before the
+/// policy, so the audit log gains nothing and nothing runs or connects.
+#[tokio::test]
+async fn k8s_tgt_03_to_06_override_flags_are_locked() {
+    let Some(case) = Case::new(&["lab"]) else {
+        return;
+    };
+    // K8S-TGT-04: a kubeconfig file that exists, to show it is not read.
+    let decoy = case.root.write("arquivo-ficticio", "not: [a kubeconfig\n");
+    #[cfg(target_os = "linux")]
+    let mut watch = {
+        let inotify = inotify::Inotify::init().unwrap();
+        inotify
+            .watches()
+            .add(
+                &decoy,
+                inotify::WatchMask::OPEN | inotify::WatchMask::ACCESS,
+            )
+            .unwrap();
+        inotify
+    };
+    let cases: [(&str, Vec<String>, &str); 4] = [
+        (
+            "K8S-TGT-03",
+            vec![
+                "get".into(),
+                "pods".into(),
+                "--context".into(),
+                "outro".into(),
+            ],
+            "--context",
+        ),
+        (
+            "K8S-TGT-04",
+            vec![
+                "get".into(),
+                "pods".into(),
+                "--kubeconfig".into(),
+                decoy.display().to_string(),
+            ],
+            "--kubeconfig",
+        ),
+        (
+            "K8S-TGT-05",
+            vec![
+                "get".into(),
+                "pods".into(),
+                "--server=https://invalid.example".into(),
+            ],
+            "--server",
+        ),
+        (
+            "K8S-TGT-06",
+            vec!["get".into(), "pods".into(), "--token=valor-ficticio".into()],
+            "--token",
+        ),
+    ];
+    let client = case.client().await;
+    let mut seen = String::new();
+    for (id, args, flag) in cases {
+        let (result, is_error) = client
+            .call("kubectl", json!({"target": "lab", "args": args}))
+            .await;
+        assert!(is_error, "{id}: {result}");
+        let error = result["error"].as_str().unwrap();
+        assert!(
+            error.contains(&format!("`{flag}` is locked")),
+            "{id}: {error}"
+        );
+        assert!(result.get("decision").is_none(), "{id}: {result}");
+        seen.push_str(&result.to_string());
+    }
+    client.close().await;
+    #[cfg(target_os = "linux")]
+    {
+        let mut buffer = [0u8; 1024];
+        match watch.read_events(&mut buffer) {
+            Ok(events) => assert_eq!(events.count(), 0, "the --kubeconfig file was opened"),
+            Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(error) => panic!("inotify: {error}"),
+        }
+    }
+    assert!(!seen.contains("valor-ficticio") && !seen.contains("invalid.example"));
+    assert!(!seen.contains("outro") && !seen.contains("arquivo-ficticio"));
+    case.assert_untouched();
+    // Unchanged: the log does not even exist (nothing was ever audited in this root).
+    assert!(audit_lines(&case.root).is_empty());
+    assert!(
+        !case.root.path().join(STATE).exists(),
+        "a lease was created"
+    );
+    case.assert_context_hidden(&seen);
+}
+
+#[tokio::test]
+async fn k8s_tgt_07_the_target_policy_replaces_the_shared_one() {
+    let Some(case) = Case::new(&["lab"]) else {
+        return;
+    };
+    case.root.write("providers/kubectl/rules.yaml", RK1);
+    case.root.write(
+        "providers/kubectl/targets/lab/rules.yaml",
+        "version: \"1.0\"\ndeny:\n  - \"get pods\"\naccept: []\n",
+    );
+    case.activate("lab", false);
+    let client = case.client().await;
+    let (result, is_error) = client
+        .call(
+            "kubectl",
+            json!({"target": "lab", "args": ["get", "pods", "-n", "default", "--request-timeout=10s"]}),
+        )
+        .await;
+    client.close().await;
+    assert!(!is_error, "{result}");
+    assert_eq!(result["decision"]["result"], "deny");
+    assert_eq!(result["decision"]["source"], "explicit-deny");
+    assert_eq!(result["decision"]["rule"], "get pods");
+    assert!(result.get("execution").is_none());
+    case.assert_untouched();
+    assert_eq!(
+        audit_events(&case.root),
+        ["target-access-replaced", "invoke", "denied-explicit"]
+    );
+    assert!(
+        audit_lines(&case.root)
+            .iter()
+            .any(|line| line.contains("| kubectl/lab | denied-explicit |"))
+    );
+    case.assert_context_hidden(&result.to_string());
+}
+
+#[tokio::test]
+async fn k8s_tgt_08_a_grant_is_isolated_per_alias() {
+    let Some(mut case) = Case::new(&["lab_a", "lab_b"]) else {
+        return;
+    };
+    let Some((aws, moto_server)) = aws_moto::venv_tools() else {
+        return;
+    };
+    // The identity provider is the real aws package: its session for lab_a's scope is
+    // collected through the scripted human and validated by STS against moto.
+    let moto = Moto::start(
+        &aws,
+        &moto_server,
+        &case.root.path().join("moto"),
+        aws_moto::SETUP_REQUESTS,
+    );
+    let keys = moto.role_session();
+    case.root.write(
+        "providers/aws/.env",
+        &format!(
+            "AWS_ENDPOINT_URL=\"{}\"\nAWS_DEFAULT_REGION=\"{}\"\nAWS_PAGER=\"\"\n\
+             AWS_CONFIG_FILE=\"{none}\"\nAWS_SHARED_CREDENTIALS_FILE=\"{none}\"\n",
+            moto.url,
+            aws_moto::REGION,
+            none = case.root.path().join("no-aws-files").display()
+        ),
+    );
+    case.aws = FakeCli::new(
+        &case.root,
+        "aws",
+        &format!("exec '{}' \"$@\"", aws.display()),
+    );
+    case.responder = aws_moto::responder(
+        &case.root,
+        &[json!({"auth": {
+            "AWS_ACCESS_KEY_ID": keys.id,
+            "AWS_SECRET_ACCESS_KEY": keys.secret,
+            "AWS_SESSION_TOKEN": keys.token,
+        }})],
+    );
+    case.activate("lab_a", false);
+    case.activate("lab_b", true);
+    // Step 1 as the window would have written it: an exact grant for 2 minutes under lab_a.
+    let args: Vec<String> = ["get", "namespaces", "--request-timeout=10s"]
+        .map(String::from)
+        .to_vec();
+    let mut grants = jasper::Grants::empty();
+    grants.push(jasper::GrantEntry::new(
+        now() + 120,
+        jasper::GrantMatcher::exact(&args),
+    ));
+    case.root
+        .write("providers/kubectl/targets/lab_a/grants", &grants.to_yaml());
+
+    let client = case.client().await;
+    let mut seen = String::new();
+    // Steps 1–2: lab_a uses the grant (twice), no authorization window.
+    for _ in 0..2 {
+        let (result, is_error) = client
+            .call("kubectl", json!({"target": "lab_a", "args": args}))
+            .await;
+        assert!(!is_error, "{result}");
+        assert_eq!(result["decision"]["source"], "grant");
+        assert_eq!(result["execution"]["exit_code"], 0, "{result}");
+        assert!(
+            result["execution"]["stdout"]
+                .as_str()
+                .unwrap()
+                .contains("ns-from-lab"),
+            "{result}"
+        );
+        seen.push_str(&result.to_string());
+    }
+    let reached = case.server.requests();
+    assert!(
+        reached
+            .iter()
+            .any(|line| line.starts_with("GET /api/v1/namespaces"))
+    );
+    // Steps 3–4: the same args on lab_b find no grant; headless, the human denies.
+    let (denied, _) = client
+        .call("kubectl", json!({"target": "lab_b", "args": args}))
+        .await;
+    client.close().await;
+    assert_eq!(denied["decision"]["source"], "human-deny", "{denied}");
+    assert!(denied.get("execution").is_none());
+    seen.push_str(&denied.to_string());
+
+    assert_eq!(case.kubectl.launches().len(), 2, "lab_b started kubectl");
+    assert_eq!(case.server.requests(), reached, "lab_b reached the cluster");
+    assert_eq!(
+        case.windows(),
+        1,
+        "one authentication window, for lab_a's scope"
+    );
+    assert!(
+        !case
+            .root
+            .path()
+            .join("providers/kubectl/targets/lab_b/grants")
+            .exists()
+    );
+    assert!(
+        case.root
+            .path()
+            .join("providers/aws/identities/lab_a/auth/credentials.env")
+            .exists()
+    );
+    assert!(
+        !case
+            .root
+            .path()
+            .join("providers/aws/identities/lab_b")
+            .exists()
+    );
+    let log = audit_lines(&case.root).join("\n");
+    assert!(
+        log.contains("| kubectl/lab_a | allowed-by-grant |")
+            && log.contains("| kubectl/lab_b | denied-interface |"),
+        "{log}"
+    );
+    assert!(
+        !log.contains("| kubectl/lab_b | allowed-by-grant |"),
+        "{log}"
+    );
+    for secret in [&keys.id, &keys.secret] {
+        assert!(!log.contains(secret.as_str()) && !seen.contains(secret.as_str()));
+    }
+    case.assert_context_hidden(&seen);
+}
+
+fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
