@@ -32,8 +32,10 @@ const KUBECTL_BASELINE: &[&str] = &[
     "--kuberc",
 ];
 
-/// Flags that would replace the aws_profile binding (profile, region, endpoint, TLS trust).
+/// Flags that would replace the aws_profile binding (profile, region, endpoint, TLS trust), and
+/// `--debug`, whose log prints the profile name and the access key the binding resolved to.
 const AWS_PROFILE_LOCKED: &[&str] = &[
+    "--debug",
     "--profile",
     "--region",
     "--endpoint-url",
@@ -150,6 +152,10 @@ mod tests {
         }
         for token in ["--", "--page-size", "--output", "-p"] {
             assert!(!uses_flag(token, "--profile", Parser::Argparse), "{token}");
+        }
+        // `--debug` prints the resolved profile and access key: locked in every spelling.
+        for token in ["--debug", "--deb", "--d"] {
+            assert!(uses_flag(token, "--debug", Parser::Argparse), "{token}");
         }
     }
 }

@@ -598,3 +598,30 @@ fn an_invalid_provider_stops_startup_naming_file_and_field() {
         "{stderr}"
     );
 }
+
+#[tokio::test]
+async fn a_forbidden_long_option_is_refused_in_abbreviated_spellings() {
+    // The AWS CLI (argparse) reads `--deb` as `--debug`, whose log holds the session token.
+    let root = Root::new();
+    let policy = "policy:\n  forbidden_args: [\"--debug\"]\n";
+    install_provider(
+        &root,
+        "cli",
+        &simple_provider("cli", policy),
+        "version: \"1\"\naccept: [\"s3 ls\"]\n",
+    );
+    let fake = FakeCli::new(&root, "cli", "echo ran");
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    for flag in ["--debug", "--deb", "--de=1"] {
+        let (result, _) = client
+            .call("cli", json!({"args": ["s3", "ls", flag]}))
+            .await;
+        assert_eq!(result["decision"]["source"], "forbidden-arg", "{flag}");
+    }
+    let (fine, _) = client
+        .call("cli", json!({"args": ["s3", "ls", "--debug-like"]}))
+        .await;
+    assert_eq!(fine["decision"]["source"], "rules");
+    client.close().await;
+    assert_eq!(fake.launches().len(), 1);
+}

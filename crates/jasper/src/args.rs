@@ -29,9 +29,22 @@ fn cluster_contains(token: &str, letter: char) -> bool {
         .is_some_and(|rest| !rest.starts_with('-') && rest.contains(letter))
 }
 
+/// True when `token` (before any `=`) abbreviates the long option `flag`: `--deb` for
+/// `--debug`. Python's argparse and GNU `getopt_long` accept any unambiguous prefix of a long
+/// option, so refusing only the full spelling would leave it reachable. Over-matching a prefix
+/// only ever denies.
+fn abbreviates(token: &str, flag: &str) -> bool {
+    if !flag.starts_with("--") {
+        return false;
+    }
+    let name = token.split_once('=').map_or(token, |(name, _)| name);
+    name.len() > 2 && name.starts_with("--") && flag.starts_with(name)
+}
+
 /// True when `token` uses the forbidden `flag` in any spelling a CLI would accept.
 fn is_forbidden(token: &str, flag: &str) -> bool {
     is_flag(token, flag)
+        || abbreviates(token, flag)
         || short_option_letter(flag).is_some_and(|letter| cluster_contains(token, letter))
 }
 
