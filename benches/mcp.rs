@@ -23,7 +23,9 @@ struct Server {
 
 async fn start(root: &Path) -> Server {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_torii"));
-    command.env("TORII_CONFIG_DIR", root).env("TORII_NO_GUI", "1");
+    command
+        .env("TORII_CONFIG_DIR", root)
+        .env("TORII_NO_GUI", "1");
     let transport = TokioChildProcess::new(command).unwrap();
     let pid = transport.id().unwrap();
     let client = ().serve(transport).await.unwrap();
@@ -46,7 +48,9 @@ fn provider(root: &Path, dir: &str, command: &str, rules: &str) {
     std::fs::create_dir_all(&base).unwrap();
     std::fs::write(
         base.join("provider.yaml"),
-        format!("version: \"1\"\nname: {dir}\ntool: {dir}\ndescription: bench\ncommand: {command}\n"),
+        format!(
+            "version: \"1\"\nname: {dir}\ntool: {dir}\ndescription: bench\ncommand: {command}\n"
+        ),
     )
     .unwrap();
     std::fs::write(base.join("rules.yaml"), rules).unwrap();
@@ -72,7 +76,12 @@ fn which(command: &str) -> PathBuf {
 
 async fn latency(iterations: usize) -> (Duration, Duration) {
     let root = tempfile::tempdir().unwrap();
-    provider(root.path(), "t", "true", "version: \"1\"\naccept: [\"x\"]\n");
+    provider(
+        root.path(),
+        "t",
+        "true",
+        "version: \"1\"\naccept: [\"x\"]\n",
+    );
     let server = start(root.path()).await;
     let mut through_torii = Vec::new();
     for _ in 0..iterations {
@@ -85,7 +94,11 @@ async fn latency(iterations: usize) -> (Duration, Duration) {
     let mut direct = Vec::new();
     for _ in 0..iterations {
         let started = Instant::now();
-        let output = tokio::process::Command::new(&program).arg("x").output().await.unwrap();
+        let output = tokio::process::Command::new(&program)
+            .arg("x")
+            .output()
+            .await
+            .unwrap();
         direct.push(started.elapsed());
         assert!(output.status.success());
     }
@@ -120,7 +133,12 @@ async fn peak_rss_one_gib() -> (u64, bool) {
     let root = tempfile::tempdir().unwrap();
     let script = root.path().join("bin");
     std::fs::create_dir_all(&script).unwrap();
-    provider(root.path(), "big", "head", "version: \"1\"\naccept: [\"-c\"]\n");
+    provider(
+        root.path(),
+        "big",
+        "head",
+        "version: \"1\"\naccept: [\"-c\"]\n",
+    );
     let server = start(root.path()).await;
     let result = call(&server, "big", &["-c", "1073741824", "/dev/zero"]).await;
     let peak = status_kib(server.pid, "VmHWM:");
@@ -132,7 +150,12 @@ async fn peak_rss_one_gib() -> (u64, bool) {
 async fn cold_start(iterations: usize) -> (Duration, u64) {
     let root = tempfile::tempdir().unwrap();
     for index in 0..200 {
-        provider(root.path(), &format!("p{index:03}"), "true", "version: \"1\"\n");
+        provider(
+            root.path(),
+            &format!("p{index:03}"),
+            "true",
+            "version: \"1\"\n",
+        );
     }
     let mut samples = Vec::new();
     let mut idle_rss = 0;
@@ -150,14 +173,21 @@ async fn cold_start(iterations: usize) -> (Duration, u64) {
 
 async fn concurrent_calls() -> Duration {
     let root = tempfile::tempdir().unwrap();
-    provider(root.path(), "s", "sleep", "version: \"1\"\naccept: [\"0.5\"]\n");
+    provider(
+        root.path(),
+        "s",
+        "sleep",
+        "version: \"1\"\naccept: [\"0.5\"]\n",
+    );
     let server = std::sync::Arc::new(start(root.path()).await);
     call(&server, "s", &["0.5"]).await; // warm the policy cache
     let started = Instant::now();
     let mut tasks = Vec::new();
     for _ in 0..16 {
         let server = std::sync::Arc::clone(&server);
-        tasks.push(tokio::spawn(async move { call(&server, "s", &["0.5"]).await }));
+        tasks.push(tokio::spawn(
+            async move { call(&server, "s", &["0.5"]).await },
+        ));
     }
     for task in tasks {
         assert_eq!(task.await.unwrap()["execution"]["exit_code"], 0);
@@ -175,24 +205,54 @@ async fn main() {
     let (calls, policy_calls, starts) = if full { (500, 200, 20) } else { (5, 5, 2) };
 
     let (torii, direct) = latency(calls).await;
-    println!("tools/call median ({calls} sequential, `true`)  {}", micros(torii));
-    println!("direct spawn median of the same command      {}", micros(direct));
-    println!("overhead                                      {}", micros(torii.saturating_sub(direct)));
+    println!(
+        "tools/call median ({calls} sequential, `true`)  {}",
+        micros(torii)
+    );
+    println!(
+        "direct spawn median of the same command      {}",
+        micros(direct)
+    );
+    println!(
+        "overhead                                      {}",
+        micros(torii.saturating_sub(direct))
+    );
 
     let (one, many) = large_policy_cost(policy_calls).await;
-    println!("median call, 1-rule policy                    {}", micros(one));
-    println!("median call, 20,000-rule policy               {}", micros(many));
-    println!("extra cost of 20,000 rules                    {}", micros(many.saturating_sub(one)));
+    println!(
+        "median call, 1-rule policy                    {}",
+        micros(one)
+    );
+    println!(
+        "median call, 20,000-rule policy               {}",
+        micros(many)
+    );
+    println!(
+        "extra cost of 20,000 rules                    {}",
+        micros(many.saturating_sub(one))
+    );
 
     if full {
         let (peak, truncated) = peak_rss_one_gib().await;
-        println!("server peak RSS while a child writes 1 GiB    {:.1} MiB (truncated: {truncated})", peak as f64 / 1024.0);
+        println!(
+            "server peak RSS while a child writes 1 GiB    {:.1} MiB (truncated: {truncated})",
+            peak as f64 / 1024.0
+        );
     }
 
     let (start, idle) = cold_start(starts).await;
-    println!("cold start to tools/list, 200 providers       {:.1} ms", start.as_secs_f64() * 1e3);
-    println!("idle server RSS                               {:.1} MiB", idle as f64 / 1024.0);
+    println!(
+        "cold start to tools/list, 200 providers       {:.1} ms",
+        start.as_secs_f64() * 1e3
+    );
+    println!(
+        "idle server RSS                               {:.1} MiB",
+        idle as f64 / 1024.0
+    );
 
     let wall = concurrent_calls().await;
-    println!("16 concurrent 0.5 s calls, wall time          {:.3} s", wall.as_secs_f64());
+    println!(
+        "16 concurrent 0.5 s calls, wall time          {:.3} s",
+        wall.as_secs_f64()
+    );
 }

@@ -9,10 +9,13 @@ pub mod audit;
 pub mod cli;
 pub mod dispatch;
 pub mod errors;
+#[cfg(feature = "gui")]
+mod gui;
 pub mod human;
 pub mod leases;
 pub mod mcp;
 pub mod paths;
+pub mod prompt;
 pub mod registry;
 pub mod runner;
 pub mod settings;

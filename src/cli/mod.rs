@@ -58,6 +58,8 @@ pub enum CliError {
     },
     #[error("cannot start the async runtime: {0}")]
     Runtime(#[source] std::io::Error),
+    #[error(transparent)]
+    Prompt(#[from] crate::prompt::ChildError),
 }
 
 impl CliError {
@@ -81,5 +83,6 @@ pub fn run(command: Command, root: &ConfigRoot) -> Result<(), CliError> {
         }
         Command::Provider { command } => provider::run(command, root),
         Command::Target { command } => target::run(command, root),
+        Command::Prompt => Ok(crate::prompt::serve_prompt()?),
     }
 }

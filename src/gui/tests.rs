@@ -1,0 +1,1 @@
+//! kittest tests of the windows.
