@@ -21,7 +21,7 @@ pub fn clock(secs: u64) -> String {
 
 /// `2 min`, or `m:ss` when the seconds are not whole minutes (only the end-with duration).
 pub fn short(secs: u64) -> String {
-    if secs % 60 == 0 {
+    if secs.is_multiple_of(60) {
         format!("{} min", secs / 60)
     } else {
         clock(secs)

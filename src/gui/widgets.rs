@@ -25,10 +25,16 @@ pub const AMBER: Color32 = Color32::from_rgb(0xB7, 0x79, 0x1F);
 
 const MARGIN: Margin = Margin::symmetric(16, 10);
 
-/// Lays out a window: `footer` pinned to the bottom (summary, actions, status), `controls`
-/// pinned right above it (never under the actions, never scrolled away), and `body` filling the
-/// rest in a scroll area. Returns the inner height that shows everything without scrolling.
+/// Lays out a window, top to bottom: `body` in a scroll area, then `controls` and `footer`
+/// (summary, actions, status). The body's height is capped so that the controls and the footer
+/// always fit below it: they are never scrolled away and never drawn under each other. Returns
+/// the inner height that shows everything without scrolling.
+///
 /// `edits` is handed to each part in turn, so all three can record the human's input.
+///
+/// The height below the body is measured on every pass and kept for the next one; when it
+/// changes, the pass is redrawn at once, so no frame shows a clipped footer. (egui's side panels
+/// would size themselves from the previous frame and put a click on a moved widget's old place.)
 pub fn skeleton<E>(
     ui: &mut Ui,
     edits: &mut E,
@@ -36,37 +42,42 @@ pub fn skeleton<E>(
     controls: impl FnOnce(&mut Ui, &mut E),
     footer: impl FnOnce(&mut Ui, &mut E),
 ) -> f32 {
-    let panel_frame = Frame::new()
+    let memory = ui.scope_id().with("torii-bottom-height");
+    let reserved: f32 = ui.data(|data| data.get_temp(memory)).unwrap_or(0.0);
+    let (body_height, bottom_height) = Frame::new()
         .inner_margin(MARGIN)
-        .fill(ui.visuals().panel_fill);
-    let footer_height = egui::Panel::bottom("footer")
-        .frame(panel_frame.fill(ui.visuals().faint_bg_color))
-        .show(ui, |ui| footer(ui, edits))
-        .response
-        .rect
-        .height();
-    let controls_height = egui::Panel::bottom("controls")
-        .frame(panel_frame)
-        .show(ui, |ui| controls(ui, edits))
-        .response
-        .rect
-        .height();
-    let body_height = egui::CentralPanel::default()
-        .frame(panel_frame)
         .show(ui, |ui| {
-            ScrollArea::vertical()
-                .auto_shrink([false, false])
+            let body_max = (ui.available_height() - reserved).max(MIN_BODY_HEIGHT);
+            let body_height = ScrollArea::vertical()
+                .max_height(body_max)
+                .auto_shrink([false, true])
                 .show(ui, |ui| {
                     ui.set_width(ui.available_width());
                     body(ui, edits);
                 })
                 .content_size
-                .y
+                .y;
+            let top = ui.cursor().top();
+            ui.separator();
+            let before_controls = ui.cursor().top();
+            controls(ui, edits);
+            if ui.cursor().top() > before_controls {
+                ui.separator();
+            }
+            footer(ui, edits);
+            (body_height, ui.min_rect().bottom() - top)
         })
         .inner;
+    if (bottom_height - reserved).abs() > 0.5 {
+        ui.data_mut(|data| data.insert_temp(memory, bottom_height));
+        ui.ctx().request_discard("the footer changed height");
+    }
     let margins = f32::from(MARGIN.top + MARGIN.bottom);
-    footer_height + controls_height + body_height + margins
+    body_height + bottom_height + margins
 }
+
+/// The body never shrinks below this, even in a small window.
+const MIN_BODY_HEIGHT: f32 = 60.0;
 
 /// How a pill looks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -209,7 +220,9 @@ pub fn status_bar(ui: &mut Ui, status: &Status) {
 /// A button that shows the progress of a hold, drawn inside the button itself. Returns the
 /// response (pressed state: [`egui::Response::is_pointer_button_down_on`]).
 pub fn hold_button(ui: &mut Ui, label: &str, fraction: f32, enabled: bool) -> egui::Response {
-    let response = ui.add_enabled(enabled, egui::Button::new(label));
+    // Sensing drags too: a click-only widget lets go of a press held past egui's click time.
+    let button = egui::Button::new(label).sense(egui::Sense::click_and_drag());
+    let response = ui.add_enabled(enabled, button);
     if fraction > 0.0 {
         let mut filled = response.rect;
         filled.set_width(response.rect.width() * fraction.clamp(0.0, 1.0));

@@ -80,9 +80,8 @@ impl OperationRequest {
                 self.args.len()
             )));
         }
-        let whole_minutes = duration_secs % 60 == 0
-            && MINUTES_RANGE.contains(&(duration_secs / 60))
-            && duration_secs > 0;
+        let whole_minutes =
+            duration_secs.is_multiple_of(60) && MINUTES_RANGE.contains(&(duration_secs / 60));
         let ends_with_oldest = self
             .oldest_grant_remaining_secs
             .is_some_and(|remaining| (1..=remaining.min(MAX_GRANT_SECS)).contains(&duration_secs));

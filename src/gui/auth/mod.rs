@@ -74,6 +74,10 @@ impl Window for AuthWindow {
             |_, _| {},
             |ui, edits| footer(ui, shown, edits),
         );
+        if !edits.is_empty() {
+            // Input is applied after drawing; draw again at once so no frame shows the old state.
+            ui.ctx().request_discard("input changed the window");
+        }
         for edit in edits {
             match edit {
                 Edit::Value(index, value) => self.state.set_value(index, value),
@@ -114,12 +118,18 @@ fn form(ui: &mut Ui, state: &AuthState, edits: &mut Vec<Edit>) {
     ui.add_space(6.0);
     let editable = state.editable();
     for (index, (field, value)) in request.fields.iter().zip(state.values()).enumerate() {
-        let title = if field.required {
-            format!("{} *", field.label)
-        } else {
-            format!("{} (optional)", field.label)
-        };
-        let label = ui.label(RichText::new(title).strong());
+        let label = ui
+            .horizontal(|ui| {
+                let label = ui.label(RichText::new(&field.label).strong());
+                let note = if field.required {
+                    "required"
+                } else {
+                    "optional"
+                };
+                ui.label(RichText::new(note).weak().small());
+                label
+            })
+            .inner;
         let mut text = value.clone();
         let response = if field.multiline {
             ScrollArea::vertical()

@@ -41,6 +41,7 @@ enum Edit {
     MinutesText(String),
     Replace,
     AddClicked,
+    /// The hold button is down this frame.
     AddPressed(bool),
     Deny,
 }
@@ -65,6 +66,13 @@ impl Window for LeaseWindow {
             |ui, edits| footer(ui, shown, now, edits),
         );
         let mut pressed = false;
+        if edits
+            .iter()
+            .any(|edit| !matches!(edit, Edit::AddPressed(_)))
+        {
+            // Input is applied after drawing; draw again at once so no frame shows the old state.
+            ui.ctx().request_discard("input changed the window");
+        }
         for edit in edits {
             match edit {
                 Edit::MinutesText(text) => self.state.set_minutes_text(text),
@@ -161,7 +169,9 @@ fn footer(ui: &mut Ui, state: &LeaseState, now: f64, edits: &mut Vec<Edit>) {
         }
         if state.add_needs_hold() {
             let add = widgets::hold_button(ui, labels::ADD, state.add_fraction(now), enabled);
-            edits.push(Edit::AddPressed(enabled && add.is_pointer_button_down_on()));
+            if enabled && add.is_pointer_button_down_on() {
+                edits.push(Edit::AddPressed(true));
+            }
         } else if ui
             .add_enabled(enabled, egui::Button::new(labels::ADD))
             .clicked()

@@ -78,6 +78,10 @@ impl Window for OperationWindow {
             |ui, edits| controls(ui, shown, now, edits),
             |ui, edits| footer(ui, shown, now, edits),
         );
+        if !edits.is_empty() {
+            // Input is applied after drawing; draw again at once so no frame shows the old state.
+            ui.ctx().request_discard("input changed the window");
+        }
         for edit in edits {
             edit.apply(state, now);
         }
@@ -256,7 +260,7 @@ fn controls(ui: &mut Ui, state: &OperationState, now: f64, edits: &mut Vec<Edit>
     let enabled = state.decided().is_none();
     ui.add_enabled_ui(enabled, |ui| {
         ui.horizontal(|ui| {
-            ui.label(RichText::new("Allow").strong());
+            ui.label(RichText::new("Access").strong());
             if ui.radio(state.mode() == Mode::Once, labels::ONCE).clicked() {
                 edits.push(Edit::Mode(Mode::Once));
             }

@@ -501,7 +501,8 @@ mod tests {
     #[test]
     fn the_review_tick_resets_when_scope_or_duration_changes() {
         let mut state = OperationState::new(request(&["get", "pods", "-n", "x"], Some(600)), 0.0);
-        let changes: [(&str, fn(&mut OperationState)); 7] = [
+        type Change = fn(&mut OperationState);
+        let changes: [(&str, Change); 7] = [
             ("mode", |s| s.set_mode(Mode::Temporary)),
             ("scope", |s| s.set_scope(ScopeKind::Exact)),
             ("boundary", |s| s.set_prefix_tokens(1)),
