@@ -9,6 +9,7 @@ mod leases;
 mod mcp;
 mod mcp_client;
 mod no_secrets_read;
+mod prompt;
 mod python_sdk;
 mod registry;
 mod runner;
