@@ -6,24 +6,17 @@
 //! headless (egui_kittest) and play the script by label; the answer then travels the real pipe
 //! and is checked by the real client, exactly as a human's would be.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use torii::prompt::{
-    AuthAnswer, AuthRequest, FieldSpec, GrantScope, LeaseAnswer, LeaseRequest, OperationAnswer,
-    OperationRequest, PromptError, Prompter, ValidatorSpec,
+    AuthRequest, FieldSpec, LeaseRequest, OperationAnswer, OperationRequest, PromptError, Prompter,
 };
 
 const SCRIPT_ENV: &str = "TORII_TEST_PROMPT_SCRIPT";
 
 fn torii() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_torii"))
-}
-
-/// The real prompt, driven by `script` (JSON).
-fn driven(script: &str) -> Prompter {
-    Prompter::with_program(torii()).env(SCRIPT_ENV, script)
 }
 
 fn operation_request() -> OperationRequest {
@@ -59,130 +52,143 @@ fn executable(dir: &Path, name: &str, body: &str) -> PathBuf {
 // ---- one exchange per window through the real subprocess ----
 
 #[cfg(feature = "gui")]
-#[tokio::test]
-async fn operation_window_answers_a_prefix_grant_over_the_pipe() {
-    let script = r#"{"steps": [
-        {"click": "Temporarily"},
-        {"click": "15 min"},
-        {"click": "I reviewed the invocation and the scope"},
-        {"click": "Allow"}
-    ]}"#;
-    let answer = driven(script).ask(&operation_request()).await.unwrap();
-    assert_eq!(
-        answer,
-        OperationAnswer::Temporary {
-            scope: GrantScope::Prefix { tokens: 2 },
-            duration_secs: 900
-        }
-    );
-    let matcher = torii::prompt::grant_matcher(&operation_request().args, &answer)
-        .unwrap()
-        .unwrap();
-    assert_eq!(matcher.token_count(), 2);
-}
+mod windows {
+    use std::collections::BTreeMap;
+    use std::time::Duration;
 
-#[cfg(feature = "gui")]
-#[tokio::test]
-async fn lease_window_adds_after_a_one_second_hold_over_the_pipe() {
-    let script = r#"{"steps": [
-        {"fill": {"label": "Duration", "text": "45"}},
-        {"press": "Add to the set"},
-        {"wait": 1.1}
-    ]}"#;
-    let answer = driven(script).ask(&lease_request(&["hml"])).await.unwrap();
-    assert_eq!(answer, LeaseAnswer::Add { minutes: 45 });
-    let (mode, minutes) = answer.activation().unwrap();
-    assert_eq!((mode, minutes.get()), (torii::leases::Activation::Add, 45));
-
-    let denied = driven(r#"{"steps": [{"click": "Deny"}]}"#)
-        .ask(&lease_request(&[]))
-        .await
-        .unwrap();
-    assert_eq!(denied, LeaseAnswer::Deny);
-}
-
-#[cfg(feature = "gui")]
-#[tokio::test]
-async fn auth_window_returns_only_the_candidate_the_validator_accepted() {
-    let dir = tempfile::tempdir().unwrap();
-    let attempts = dir.path().join("attempts");
-    let validator = executable(
-        dir.path(),
-        "validate",
-        &format!(
-            "echo \"$API_TOKEN\" >> '{}'\necho noise; echo noise >&2\n[ \"$API_TOKEN\" = good ]",
-            attempts.display()
-        ),
-    );
-    let request = AuthRequest {
-        tool: "api".into(),
-        scope: "api".into(),
-        fields: vec![FieldSpec {
-            name: "TOKEN".into(),
-            label: "Token".into(),
-            secret: true,
-            required: true,
-            multiline: false,
-        }],
-        validator: Some(ValidatorSpec {
-            program: validator,
-            args: vec![],
-            base_env: vec![],
-            inject: vec![("API_TOKEN".into(), "TOKEN".into())],
-            removed_env: vec![],
-        }),
+    use torii::prompt::{
+        AuthAnswer, AuthRequest, FieldSpec, GrantScope, LeaseAnswer, OperationAnswer, PromptError,
+        Prompter, ValidatorSpec,
     };
-    let script = r#"{"steps": [
-        {"fill": {"label": "Token", "text": "bad"}},
-        {"click": "Validate and use"},
-        {"wait_until_enabled": "Validate and use"},
-        {"fill": {"label": "Token", "text": "good"}},
-        {"click": "Validate and use"}
-    ]}"#;
-    let answer = driven(script).ask(&request).await.unwrap();
-    assert_eq!(
-        answer,
-        AuthAnswer::Validated {
-            values: BTreeMap::from([("TOKEN".to_string(), "good".to_string())])
-        }
-    );
-    // Both candidates went through the validator, in order; only the second came back.
-    assert_eq!(std::fs::read_to_string(&attempts).unwrap(), "bad\ngood\n");
 
-    let cancelled = driven(r#"{"steps": [{"click": "Cancel"}]}"#)
-        .ask(&request)
-        .await
-        .unwrap();
-    assert_eq!(cancelled, AuthAnswer::Cancelled);
-}
+    use super::{SCRIPT_ENV, executable, lease_request, operation_request, torii};
 
-#[cfg(feature = "gui")]
-#[tokio::test]
-async fn a_script_that_decides_nothing_gets_no_answer() {
-    let error = driven(r#"{"steps": [{"click": "No such button"}]}"#)
-        .ask(&operation_request())
-        .await
-        .unwrap_err();
-    assert!(matches!(error, PromptError::NoAnswer(_)), "{error}");
-}
+    /// The real prompt, driven by `script` (JSON).
+    fn driven(script: &str) -> Prompter {
+        Prompter::with_program(torii()).env(SCRIPT_ENV, script)
+    }
 
-#[cfg(feature = "gui")]
-#[test]
-fn without_a_display_the_prompt_gives_no_answer() {
-    // No script and nowhere to open a window: the prompt fails and the caller denies.
-    let output = assert_cmd::Command::new(torii())
-        .arg("__prompt")
-        .env_remove("DISPLAY")
-        .env_remove("WAYLAND_DISPLAY")
-        .env_remove(SCRIPT_ENV)
-        .write_stdin(
-            r#"{"protocol":1,"request":{"target_lease":{"tool":"kubectl","alias":"dev","binding":"context x","active_aliases":[],"default_minutes":15}}}"#,
-        )
-        .timeout(Duration::from_secs(30))
-        .output()
-        .unwrap();
-    assert!(!output.status.success());
-    assert!(output.stdout.is_empty());
+    #[tokio::test]
+    async fn operation_window_answers_a_prefix_grant_over_the_pipe() {
+        let script = r#"{"steps": [
+            {"click": "Temporarily"},
+            {"click": "15 min"},
+            {"click": "I reviewed the invocation and the scope"},
+            {"click": "Allow"}
+        ]}"#;
+        let answer = driven(script).ask(&operation_request()).await.unwrap();
+        assert_eq!(
+            answer,
+            OperationAnswer::Temporary {
+                scope: GrantScope::Prefix { tokens: 2 },
+                duration_secs: 900
+            }
+        );
+        let matcher = torii::prompt::grant_matcher(&operation_request().args, &answer)
+            .unwrap()
+            .unwrap();
+        assert_eq!(matcher.token_count(), 2);
+    }
+
+    #[tokio::test]
+    async fn lease_window_adds_after_a_one_second_hold_over_the_pipe() {
+        let script = r#"{"steps": [
+            {"fill": {"label": "Duration", "text": "45"}},
+            {"press": "Add to the set"},
+            {"wait": 1.1}
+        ]}"#;
+        let answer = driven(script).ask(&lease_request(&["hml"])).await.unwrap();
+        assert_eq!(answer, LeaseAnswer::Add { minutes: 45 });
+        let (mode, minutes) = answer.activation().unwrap();
+        assert_eq!((mode, minutes.get()), (torii::leases::Activation::Add, 45));
+
+        let denied = driven(r#"{"steps": [{"click": "Deny"}]}"#)
+            .ask(&lease_request(&[]))
+            .await
+            .unwrap();
+        assert_eq!(denied, LeaseAnswer::Deny);
+    }
+
+    #[tokio::test]
+    async fn auth_window_returns_only_the_candidate_the_validator_accepted() {
+        let dir = tempfile::tempdir().unwrap();
+        let attempts = dir.path().join("attempts");
+        let validator = executable(
+            dir.path(),
+            "validate",
+            &format!(
+                "echo \"$API_TOKEN\" >> '{}'\necho noise; echo noise >&2\n[ \"$API_TOKEN\" = good ]",
+                attempts.display()
+            ),
+        );
+        let request = AuthRequest {
+            tool: "api".into(),
+            scope: "api".into(),
+            fields: vec![FieldSpec {
+                name: "TOKEN".into(),
+                label: "Token".into(),
+                secret: true,
+                required: true,
+                multiline: false,
+            }],
+            validator: Some(ValidatorSpec {
+                program: validator,
+                args: vec![],
+                base_env: vec![],
+                inject: vec![("API_TOKEN".into(), "TOKEN".into())],
+                removed_env: vec![],
+            }),
+        };
+        let script = r#"{"steps": [
+            {"fill": {"label": "Token", "text": "bad"}},
+            {"click": "Validate and use"},
+            {"wait_until_enabled": "Validate and use"},
+            {"fill": {"label": "Token", "text": "good"}},
+            {"click": "Validate and use"}
+        ]}"#;
+        let answer = driven(script).ask(&request).await.unwrap();
+        assert_eq!(
+            answer,
+            AuthAnswer::Validated {
+                values: BTreeMap::from([("TOKEN".to_string(), "good".to_string())])
+            }
+        );
+        // Both candidates went through the validator, in order; only the second came back.
+        assert_eq!(std::fs::read_to_string(&attempts).unwrap(), "bad\ngood\n");
+
+        let cancelled = driven(r#"{"steps": [{"click": "Cancel"}]}"#)
+            .ask(&request)
+            .await
+            .unwrap();
+        assert_eq!(cancelled, AuthAnswer::Cancelled);
+    }
+
+    #[tokio::test]
+    async fn a_script_that_decides_nothing_gets_no_answer() {
+        let error = driven(r#"{"steps": [{"click": "No such button"}]}"#)
+            .ask(&operation_request())
+            .await
+            .unwrap_err();
+        assert!(matches!(error, PromptError::NoAnswer(_)), "{error}");
+    }
+
+    #[test]
+    fn without_a_display_the_prompt_gives_no_answer() {
+        // No script and nowhere to open a window: the prompt fails and the caller denies.
+        let output = assert_cmd::Command::new(torii())
+            .arg("__prompt")
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .env_remove(SCRIPT_ENV)
+            .write_stdin(
+                r#"{"protocol":1,"request":{"target_lease":{"tool":"kubectl","alias":"dev","binding":"context x","active_aliases":[],"default_minutes":15}}}"#,
+            )
+            .timeout(Duration::from_secs(30))
+            .output()
+            .unwrap();
+        assert!(!output.status.success());
+        assert!(output.stdout.is_empty());
+    }
 }
 
 #[cfg(not(feature = "gui"))]
