@@ -42,6 +42,10 @@ pub struct Script {
     /// With `show`: keep a decided window open this long, so its feedback can be captured.
     #[serde(default)]
     pub linger_secs: f64,
+    /// Before showing: write `rect<TAB>label<TAB>x<TAB>y<TAB>width<TAB>height` on stderr for
+    /// each of these widgets, so the screenshot script can press one in the native window.
+    #[serde(default)]
+    pub report: Vec<String>,
 }
 
 /// One action on the window, addressed by a label.
@@ -109,6 +113,16 @@ pub fn run(request: Request, script: &str) -> Result<Answer, GuiError> {
     let mut harness = harness(super::window_for(request, clipboard));
     for step in &script.steps {
         play(&mut harness, step)?;
+    }
+    for label in &script.report {
+        let rect = node(&harness, label)?.rect();
+        eprintln!(
+            "rect\t{label}\t{}\t{}\t{}\t{}",
+            rect.min.x,
+            rect.min.y,
+            rect.width(),
+            rect.height()
+        );
     }
     if script.show {
         return shell::run_with(harness.into_state().window, script.linger_secs);

@@ -518,7 +518,7 @@ fn a_refused_candidate_reenables_the_form_and_an_accepted_one_returns() {
     play(&mut harness, &[Step::WaitUntilEnabled(au::VALIDATE.into())]);
     assert!(shows(
         &harness,
-        "The session was refused (the validator exited with code 1)"
+        "Session refused (the validator exited with code 1): check the values."
     ));
     assert_eq!(decided(&harness), None);
 

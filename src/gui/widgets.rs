@@ -42,6 +42,10 @@ pub fn skeleton<E>(
     controls: impl FnOnce(&mut Ui, &mut E),
     footer: impl FnOnce(&mut Ui, &mut E),
 ) -> f32 {
+    // eframe hands over a bare surface: paint the window's background (text fields, drawn in
+    // the darker "extreme" colour, would be invisible on the clear colour).
+    ui.painter()
+        .rect_filled(ui.max_rect(), CornerRadius::ZERO, ui.visuals().panel_fill);
     let memory = ui.scope_id().with("torii-bottom-height");
     let reserved: f32 = ui.data(|data| data.get_temp(memory)).unwrap_or(0.0);
     let (body_height, bottom_height) = Frame::new()

@@ -34,9 +34,7 @@ impl AuthState {
         let values = vec![String::new(); request.fields.len()];
         let status = Status::Info(match request.validator {
             Some(_) => "Fill in the fields, then Validate and use.".into(),
-            None => "Fill in the fields, then Validate and use (this provider has no \
-                     validator: the values are used as entered)."
-                .into(),
+            None => "No validator for this provider: the values are used as entered.".into(),
         });
         Self {
             request,
@@ -187,9 +185,8 @@ impl AuthState {
             }
             Verdict::Refused(reason) => {
                 self.phase = Phase::Editing;
-                self.status = Status::Error(format!(
-                    "The session was refused ({reason}). Check the values and try again."
-                ));
+                self.status =
+                    Status::Error(format!("Session refused ({reason}): check the values."));
             }
         }
     }
