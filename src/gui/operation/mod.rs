@@ -54,7 +54,7 @@ impl OperationWindow {
 
 impl Window for OperationWindow {
     fn title(&self) -> String {
-        format!("Torii: approve a {} call", self.request.tool)
+        format!("Torii: approve a call to {}", self.request.tool)
     }
 
     fn ui(&mut self, ui: &mut Ui, now: f64) -> f32 {
