@@ -9,6 +9,7 @@ mod leases;
 mod mcp;
 mod mcp_client;
 mod no_secrets_read;
+#[cfg(unix)]
 mod prompt;
 mod python_sdk;
 mod registry;
