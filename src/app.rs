@@ -24,6 +24,10 @@ pub fn main() -> ExitCode {
 }
 
 fn run(parsed: Cli) -> Result<(), CliError> {
+    if let Some(cli::Command::Prompt) = parsed.command {
+        // The window process answers the server that started it; it needs no config root.
+        return Ok(crate::prompt::serve_prompt()?);
+    }
     let root = crate::paths::config_root()?;
     match parsed.command {
         Some(command) => cli::run(command, &root),

@@ -11,12 +11,15 @@ pub mod cli;
 pub mod dispatch;
 pub mod errors;
 pub mod grants;
+#[cfg(feature = "gui")]
+mod gui;
 pub mod human;
 pub mod leases;
 pub mod mcp;
 pub mod packages;
 pub mod paths;
 pub mod policy;
+pub mod prompt;
 pub mod registry;
 pub mod runner;
 pub mod settings;

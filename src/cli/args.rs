@@ -45,6 +45,9 @@ pub enum Command {
         #[command(subcommand)]
         command: PolicyCommand,
     },
+    /// Internal: the MCP server's window process (one JSON request on stdin, one answer on stdout)
+    #[command(name = "__prompt", hide = true)]
+    Prompt,
 }
 
 #[derive(Debug, Subcommand)]

@@ -68,6 +68,8 @@ pub enum CliError {
     },
     #[error("cannot start the async runtime: {0}")]
     Runtime(#[source] std::io::Error),
+    #[error(transparent)]
+    Prompt(#[from] crate::prompt::ChildError),
 }
 
 impl CliError {
@@ -93,5 +95,6 @@ pub fn run(command: Command, root: &ConfigRoot) -> Result<(), CliError> {
         Command::Target { command } => target::run(command, root),
         Command::Policy { command } => policy::run(command, root),
         Command::Reauth { tool, target } => reauth::run(&tool, target.as_deref(), root),
+        Command::Prompt => Ok(crate::prompt::serve_prompt()?),
     }
 }

@@ -21,6 +21,8 @@ mod no_secrets_read;
 mod pack;
 mod packages;
 mod policy_cli;
+#[cfg(unix)]
+mod prompt;
 mod python_sdk;
 mod registry;
 mod runner;

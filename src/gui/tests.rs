@@ -1,0 +1,579 @@
+//! The windows driven by their labels in an egui_kittest harness, as a person would: every
+//! choice, the review tick, the suggestion and its restore, durations, hold-to-confirm with
+//! simulated time, the clipboard and a refused-then-accepted candidate.
+
+use egui_kittest::kittest::{NodeT, Queryable};
+
+use super::auth::{self, AuthWindow};
+use super::driver::{self, DrivenHarness, FixedClipboard, Step};
+use super::lease::{self, LeaseWindow};
+use super::operation::{self, OperationWindow};
+use super::window::Window;
+use crate::prompt::{
+    Answer, AuthAnswer, AuthRequest, FieldSpec, GrantScope, LeaseAnswer, LeaseRequest,
+    OperationAnswer, OperationRequest, ValidatorSpec,
+};
+
+// ---- helpers ----
+
+fn operation(args: &[&str], oldest: Option<u64>) -> DrivenHarness<'static> {
+    driver::harness(Box::new(OperationWindow::new(OperationRequest {
+        tool: "aws".into(),
+        target: None,
+        args: args.iter().map(|arg| arg.to_string()).collect(),
+        default_grant_minutes: 2,
+        oldest_grant_remaining_secs: oldest,
+    })))
+}
+
+fn lease_window(active: &[&str]) -> DrivenHarness<'static> {
+    driver::harness(Box::new(LeaseWindow::new(LeaseRequest {
+        tool: "kubectl".into(),
+        alias: "dev".into(),
+        binding: "context dev-cluster".into(),
+        active_aliases: active.iter().map(|alias| alias.to_string()).collect(),
+        default_minutes: 15,
+    })))
+}
+
+fn field(name: &str, label: &str, multiline: bool) -> FieldSpec {
+    FieldSpec {
+        name: name.into(),
+        label: label.into(),
+        secret: true,
+        required: true,
+        multiline,
+    }
+}
+
+fn auth_window(
+    fields: Vec<FieldSpec>,
+    validator: Option<ValidatorSpec>,
+    clipboard: Option<&str>,
+) -> DrivenHarness<'static> {
+    driver::harness(Box::new(AuthWindow::new(
+        AuthRequest {
+            tool: "aws".into(),
+            scope: "aws".into(),
+            fields,
+            validator,
+        },
+        Box::new(FixedClipboard(clipboard.map(String::from))),
+    )))
+}
+
+fn play(harness: &mut DrivenHarness<'_>, steps: &[Step]) {
+    for step in steps {
+        driver::play(harness, step).unwrap();
+    }
+}
+
+fn click(label: &str) -> Step {
+    Step::Click(label.into())
+}
+
+fn fill(label: &str, text: &str) -> Step {
+    Step::Fill {
+        label: label.into(),
+        text: text.into(),
+    }
+}
+
+fn enabled(harness: &DrivenHarness<'_>, label: &str) -> bool {
+    !driver::node(harness, label)
+        .unwrap()
+        .accesskit_node()
+        .is_disabled()
+}
+
+fn ticked(harness: &DrivenHarness<'_>, label: &str) -> bool {
+    use eframe::egui::accesskit::Toggled;
+    driver::node(harness, label)
+        .unwrap()
+        .accesskit_node()
+        .toggled()
+        == Some(Toggled::True)
+}
+
+fn shows(harness: &DrivenHarness<'_>, text: &str) -> bool {
+    harness.query_all_by_label_contains(text).next().is_some()
+}
+
+fn decided(harness: &DrivenHarness<'_>) -> Option<Answer> {
+    harness.state().window.decided().map(|(answer, _)| answer)
+}
+
+fn finish(harness: &mut DrivenHarness<'_>) -> Answer {
+    driver::wait_for_decision(harness).unwrap()
+}
+
+use operation::labels as op;
+
+const DESCRIBE: &[&str] = &["ec2", "describe-instances", "--region", "sa-east-1"];
+
+// ---- operation window ----
+
+#[test]
+fn allow_once_needs_the_review_tick() {
+    let mut harness = operation(DESCRIBE, None);
+    assert!(!enabled(&harness, op::ALLOW));
+    assert!(shows(
+        &harness,
+        "Allow is disabled until you tick the review box."
+    ));
+    play(&mut harness, &[click(op::ALLOW)]);
+    assert_eq!(decided(&harness), None);
+    play(&mut harness, &[click(op::REVIEWED)]);
+    assert!(ticked(&harness, op::REVIEWED));
+    assert!(enabled(&harness, op::ALLOW));
+    play(&mut harness, &[click(op::ALLOW)]);
+    harness.step();
+    assert!(shows(&harness, "👍 Access allowed once."));
+    assert_eq!(
+        finish(&mut harness),
+        Answer::Operation(OperationAnswer::Once)
+    );
+}
+
+#[test]
+fn deny_shows_the_refusal() {
+    let mut harness = operation(DESCRIBE, None);
+    play(&mut harness, &[click(op::DENY)]);
+    harness.step();
+    assert!(shows(&harness, "Access denied."));
+    assert!(!enabled(&harness, op::DENY));
+    assert_eq!(
+        finish(&mut harness),
+        Answer::Operation(OperationAnswer::Deny)
+    );
+}
+
+#[test]
+fn temporarily_selects_the_suggested_prefix_which_can_be_restored() {
+    let mut harness = operation(DESCRIBE, None);
+    play(&mut harness, &[click(op::TEMPORARILY)]);
+    assert!(ticked(&harness, op::PREFIX));
+    assert!(shows(&harness, "Fixed (2)"));
+    assert!(shows(&harness, "Variable (2)"));
+    assert!(shows(&harness, "+ any arguments added later"));
+    assert!(shows(&harness, "the 2 tokens before `--region`"));
+    assert!(shows(
+        &harness,
+        "whose first 2 arguments are `ec2` `describe-instances`"
+    ));
+    assert!(harness.query_by_label(op::RESTORE).is_none());
+
+    play(&mut harness, &[click(op::MORE)]);
+    assert!(shows(&harness, "Fixed (3)"));
+    assert!(shows(&harness, "3 of 4 tokens fixed"));
+    play(&mut harness, &[click(op::EXACT)]);
+    assert!(shows(&harness, "Exact invocation (4 arguments)"));
+    play(&mut harness, &[click(op::RESTORE)]);
+    assert!(shows(&harness, "Fixed (2)"));
+
+    play(&mut harness, &[click(op::REVIEWED), click(op::ALLOW)]);
+    harness.step();
+    assert!(shows(&harness, "👍 Access allowed for 2 min."));
+    assert_eq!(
+        finish(&mut harness),
+        Answer::Operation(OperationAnswer::Temporary {
+            scope: GrantScope::Prefix { tokens: 2 },
+            duration_secs: 120
+        })
+    );
+}
+
+#[test]
+fn without_a_suggestion_exact_stays_selected() {
+    let mut harness = operation(&["logs", "-f", "pod"], None);
+    play(&mut harness, &[click(op::TEMPORARILY)]);
+    assert!(ticked(&harness, op::EXACT));
+    assert!(shows(&harness, "Exact invocation (3 arguments)"));
+    play(&mut harness, &[click(op::PREFIX)]);
+    assert!(shows(&harness, "No boundary is suggested"));
+    assert!(shows(&harness, "3 of 3 tokens fixed"));
+    play(&mut harness, &[click(op::FEWER), click(op::FEWER)]);
+    assert!(shows(&harness, "1 of 3 tokens fixed"));
+    assert!(!enabled(&harness, op::FEWER));
+    play(&mut harness, &[click(op::REVIEWED), click(op::ALLOW)]);
+    assert_eq!(
+        finish(&mut harness),
+        Answer::Operation(OperationAnswer::Temporary {
+            scope: GrantScope::Prefix { tokens: 1 },
+            duration_secs: 120
+        })
+    );
+}
+
+#[test]
+fn the_review_tick_resets_when_scope_or_duration_changes() {
+    let mut harness = operation(DESCRIBE, None);
+    play(&mut harness, &[click(op::REVIEWED), click(op::TEMPORARILY)]);
+    assert!(!ticked(&harness, op::REVIEWED), "mode");
+    let changes = [
+        click(op::EXACT),
+        click(op::PREFIX),
+        click(op::MORE),
+        click("10 min"),
+        fill(op::DURATION, "7"),
+    ];
+    for change in changes {
+        play(&mut harness, &[click(op::REVIEWED)]);
+        assert!(ticked(&harness, op::REVIEWED));
+        assert!(enabled(&harness, op::ALLOW));
+        play(&mut harness, std::slice::from_ref(&change));
+        assert!(!ticked(&harness, op::REVIEWED), "{change:?}");
+        assert!(!enabled(&harness, op::ALLOW), "{change:?}");
+    }
+    assert!(shows(&harness, "Allow for 7 min"));
+}
+
+#[test]
+fn durations_presets_and_invalid_minutes() {
+    let mut harness = operation(&["s3", "ls"], None);
+    play(&mut harness, &[click(op::TEMPORARILY)]);
+    for minutes in [5, 10, 15, 20, 30] {
+        play(&mut harness, &[click(&format!("{minutes} min"))]);
+        assert!(shows(&harness, &format!("Allow for {minutes} min")));
+    }
+    play(
+        &mut harness,
+        &[fill(op::DURATION, "1441"), click(op::REVIEWED)],
+    );
+    assert!(shows(&harness, "Enter whole minutes from 1 to 1440."));
+    assert!(!enabled(&harness, op::ALLOW));
+    play(
+        &mut harness,
+        &[fill(op::DURATION, "1440"), click(op::REVIEWED)],
+    );
+    play(&mut harness, &[click(op::ALLOW)]);
+    assert_eq!(
+        finish(&mut harness),
+        Answer::Operation(OperationAnswer::Temporary {
+            scope: GrantScope::Exact,
+            duration_secs: 1440 * 60
+        })
+    );
+}
+
+#[test]
+fn the_remaining_time_button_ends_the_grant_with_the_oldest() {
+    let mut harness = operation(&["s3", "ls"], Some(83));
+    play(&mut harness, &[click(op::TEMPORARILY), click("1:23")]);
+    assert!(shows(
+        &harness,
+        "until the oldest active grant ends, in 1 min 23 s"
+    ));
+    // It counts down.
+    play(&mut harness, &[Step::Wait(2.0)]);
+    assert!(driver::node(&harness, "1:21").is_ok());
+    play(&mut harness, &[click(op::REVIEWED), click(op::ALLOW)]);
+    let Answer::Operation(OperationAnswer::Temporary {
+        scope: GrantScope::Exact,
+        duration_secs,
+    }) = finish(&mut harness)
+    else {
+        panic!("not a temporary grant");
+    };
+    // 83 s minus the time the window was open and the feedback delay.
+    assert!((75..=81).contains(&duration_secs), "{duration_secs}");
+}
+
+#[test]
+fn no_remaining_time_button_without_a_grant() {
+    let mut harness = operation(&["s3", "ls"], None);
+    play(&mut harness, &[click(op::TEMPORARILY)]);
+    let is_clock = |label: &str| {
+        label.split_once(':').is_some_and(|(m, s)| {
+            m.parse::<u64>().is_ok() && s.len() == 2 && s.parse::<u64>().is_ok()
+        })
+    };
+    let mut clocks = harness.query_all_by(move |node| node.label().is_some_and(|l| is_clock(&l)));
+    assert!(clocks.next().is_none());
+}
+
+#[test]
+fn a_long_argument_is_shortened_and_read_in_pages() {
+    let long: String = "abcdefghij".repeat(60);
+    let mut harness = operation(&["s3api", &long], None);
+    let pill = "abcdefghijabcd…abcdefghij · 600 chars";
+    play(&mut harness, &[click(pill)]);
+    assert!(shows(
+        &harness,
+        "Argument 2 of 2 · 600 characters · page 1 of 3"
+    ));
+    assert!(!enabled(&harness, op::PREVIOUS_PAGE));
+    play(&mut harness, &[click(op::NEXT_PAGE), click(op::NEXT_PAGE)]);
+    assert!(shows(&harness, "page 3 of 3"));
+    assert!(!enabled(&harness, op::NEXT_PAGE));
+    play(&mut harness, &[click(op::PREVIOUS_PAGE)]);
+    assert!(shows(&harness, "page 2 of 3"));
+    play(&mut harness, &[click(op::CLOSE_REVIEW)]);
+    assert!(!shows(&harness, "characters · page"));
+    // Reading changes nothing: a once-allowed call is the same vector.
+    play(&mut harness, &[click(op::REVIEWED), click(op::ALLOW)]);
+    assert_eq!(
+        finish(&mut harness),
+        Answer::Operation(OperationAnswer::Once)
+    );
+}
+
+#[test]
+fn the_window_grows_by_state_up_to_a_maximum() {
+    let mut harness = operation(DESCRIBE, None);
+    let compact = harness.state().wanted_height;
+    play(&mut harness, &[click(op::TEMPORARILY), click(op::EXACT)]);
+    let exact = harness.state().wanted_height;
+    play(&mut harness, &[click(op::PREFIX)]);
+    let prefix = harness.state().wanted_height;
+    assert!(
+        compact < exact && exact < prefix,
+        "{compact} {exact} {prefix}"
+    );
+
+    let many: Vec<String> = (0..400).map(|i| format!("--flag-{i}")).collect();
+    let many: Vec<&str> = many.iter().map(String::as_str).collect();
+    let mut harness = operation(&many, None);
+    // The body asks for more than the maximum; the window scrolls it, and the footer stays.
+    assert!(harness.state().wanted_height > super::widgets::MAX_HEIGHT);
+    play(&mut harness, &[click(op::REVIEWED)]);
+    assert!(enabled(&harness, op::ALLOW));
+}
+
+#[test]
+fn the_target_is_named_in_the_review_tick() {
+    let mut harness = driver::harness(Box::new(OperationWindow::new(OperationRequest {
+        tool: "kubectl".into(),
+        target: Some("lab".into()),
+        args: vec!["get".into(), "pods".into()],
+        default_grant_minutes: 2,
+        oldest_grant_remaining_secs: None,
+    })));
+    assert!(shows(&harness, "Target"));
+    play(
+        &mut harness,
+        &[click(op::REVIEWED_WITH_TARGET), click(op::DENY)],
+    );
+    assert_eq!(
+        finish(&mut harness),
+        Answer::Operation(OperationAnswer::Deny)
+    );
+}
+
+// ---- lease window ----
+
+use lease::labels as ls;
+
+#[test]
+fn replace_all_active() {
+    let mut harness = lease_window(&["hml"]);
+    assert!(shows(&harness, "context dev-cluster"));
+    assert!(shows(&harness, "Active now (1)"));
+    play(&mut harness, &[click(ls::REPLACE)]);
+    harness.step();
+    assert!(shows(
+        &harness,
+        "👍 dev is now the only active target, for 15 min."
+    ));
+    assert_eq!(
+        finish(&mut harness),
+        Answer::TargetLease(LeaseAnswer::Replace { minutes: 15 })
+    );
+}
+
+#[test]
+fn add_alone_is_a_plain_click() {
+    let mut harness = lease_window(&[]);
+    assert!(!shows(&harness, "Add keeps"));
+    play(&mut harness, &[fill(ls::DURATION, "30"), click(ls::ADD)]);
+    assert_eq!(
+        finish(&mut harness),
+        Answer::TargetLease(LeaseAnswer::Add { minutes: 30 })
+    );
+}
+
+#[test]
+fn add_with_others_active_needs_a_continuous_one_second_press() {
+    let mut harness = lease_window(&["hml", "prd"]);
+    assert!(shows(&harness, "Add keeps hml, prd active too"));
+    // A click is not a hold.
+    play(&mut harness, &[click(ls::ADD)]);
+    assert_eq!(decided(&harness), None);
+    // Released early: nothing, and the count starts over.
+    let press = Step::Press(ls::ADD.into());
+    let release = Step::Release(ls::ADD.into());
+    play(
+        &mut harness,
+        &[press.clone(), Step::Wait(0.7), release.clone()],
+    );
+    assert_eq!(decided(&harness), None);
+    play(&mut harness, &[press.clone(), Step::Wait(0.7)]);
+    assert_eq!(decided(&harness), None, "0.7 s after the new press");
+    play(&mut harness, &[Step::Wait(0.4)]);
+    assert_eq!(
+        decided(&harness),
+        Some(Answer::TargetLease(LeaseAnswer::Add { minutes: 15 }))
+    );
+    play(&mut harness, &[release]);
+    assert!(shows(
+        &harness,
+        "👍 dev added to the active targets, for 15 min."
+    ));
+}
+
+#[test]
+fn the_press_that_focuses_the_window_starts_the_count() {
+    let mut harness = lease_window(&["hml"]);
+    play(
+        &mut harness,
+        &[Step::Unfocus, Step::Press(ls::ADD.into()), Step::Wait(1.1)],
+    );
+    assert_eq!(
+        decided(&harness),
+        Some(Answer::TargetLease(LeaseAnswer::Add { minutes: 15 }))
+    );
+}
+
+#[test]
+fn lease_minutes_outside_the_range_disable_the_actions() {
+    let mut harness = lease_window(&[]);
+    play(&mut harness, &[fill(ls::DURATION, "0")]);
+    assert!(!enabled(&harness, ls::REPLACE));
+    assert!(!enabled(&harness, ls::ADD));
+    assert!(shows(&harness, "Enter whole minutes from 1 to 1440."));
+    play(&mut harness, &[click(ls::DENY)]);
+    harness.step();
+    assert!(shows(&harness, "Access denied."));
+    assert_eq!(finish(&mut harness), Answer::TargetLease(LeaseAnswer::Deny));
+}
+
+// ---- authentication window ----
+
+use auth::labels as au;
+
+fn aws_fields() -> Vec<FieldSpec> {
+    vec![
+        field("AWS_ACCESS_KEY_ID", "Access key ID", false),
+        field("AWS_SECRET_ACCESS_KEY", "Secret access key", false),
+        field("AWS_REGION", "Region", false),
+    ]
+}
+
+#[test]
+fn required_fields_are_named() {
+    let mut harness = auth_window(aws_fields(), None, None);
+    play(&mut harness, &[click(au::VALIDATE)]);
+    assert!(shows(
+        &harness,
+        "Required: Access key ID, Secret access key, Region."
+    ));
+    assert_eq!(decided(&harness), None);
+    play(&mut harness, &[click(au::CANCEL)]);
+    harness.step();
+    assert!(shows(&harness, "Authentication cancelled."));
+    assert_eq!(
+        finish(&mut harness),
+        Answer::Authenticate(AuthAnswer::Cancelled)
+    );
+}
+
+#[test]
+fn the_clipboard_fills_declared_fields() {
+    let clipboard = "export AWS_ACCESS_KEY_ID=AKIA1\nSET AWS_SECRET_ACCESS_KEY=s3cr3t\n$Env:AWS_REGION=\"sa-east-1\"\nexport OTHER=x\n";
+    let mut harness = auth_window(aws_fields(), None, Some(clipboard));
+    play(&mut harness, &[click(au::PASTE)]);
+    assert!(shows(&harness, "Filled 3 fields from the clipboard"));
+    play(&mut harness, &[click(au::VALIDATE)]);
+    let Answer::Authenticate(AuthAnswer::Validated { values }) = finish(&mut harness) else {
+        panic!("not validated");
+    };
+    assert_eq!(values["AWS_ACCESS_KEY_ID"], "AKIA1");
+    assert_eq!(values["AWS_SECRET_ACCESS_KEY"], "s3cr3t");
+    assert_eq!(values["AWS_REGION"], "sa-east-1");
+    assert_eq!(values.len(), 3);
+}
+
+#[test]
+fn a_refused_candidate_reenables_the_form_and_an_accepted_one_returns() {
+    let validator = ValidatorSpec {
+        program: "/bin/sh".into(),
+        args: vec!["-c".into(), r#"sleep 0.3; [ "$API_TOKEN" = good ]"#.into()],
+        base_env: vec![],
+        inject: vec![("API_TOKEN".into(), "TOKEN".into())],
+        removed_env: vec![],
+    };
+    let fields = vec![
+        field("TOKEN", "Token", false),
+        FieldSpec {
+            required: false,
+            ..field("NOTE", "Note", true)
+        },
+    ];
+    let mut harness = auth_window(fields, Some(validator), None);
+    play(&mut harness, &[fill("Token", "bad"), click(au::VALIDATE)]);
+    harness.step();
+    assert!(shows(&harness, "Validating the session…"));
+    assert!(!enabled(&harness, au::VALIDATE), "the form is locked");
+    assert!(!enabled(&harness, "Token"));
+    play(&mut harness, &[Step::WaitUntilEnabled(au::VALIDATE.into())]);
+    assert!(shows(
+        &harness,
+        "Session refused (the validator exited with code 1): check the values."
+    ));
+    assert_eq!(decided(&harness), None);
+
+    play(&mut harness, &[fill("Token", "good"), click(au::VALIDATE)]);
+    let started = std::time::Instant::now();
+    while decided(&harness).is_none() && started.elapsed().as_secs() < 10 {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        harness.step();
+    }
+    harness.step();
+    assert!(shows(&harness, "👍 Session validated."));
+    let Answer::Authenticate(AuthAnswer::Validated { values }) = finish(&mut harness) else {
+        panic!("not validated");
+    };
+    assert_eq!(values.len(), 1);
+    assert_eq!(values["TOKEN"], "good");
+}
+
+#[test]
+fn closing_a_window_without_a_decision_denies_or_cancels() {
+    let windows: [(Box<dyn Window>, Answer); 3] = [
+        (
+            Box::new(OperationWindow::new(OperationRequest {
+                tool: "aws".into(),
+                target: None,
+                args: vec!["s3".into()],
+                default_grant_minutes: 2,
+                oldest_grant_remaining_secs: None,
+            })),
+            Answer::Operation(OperationAnswer::Deny),
+        ),
+        (
+            Box::new(LeaseWindow::new(LeaseRequest {
+                tool: "kubectl".into(),
+                alias: "dev".into(),
+                binding: "context x".into(),
+                active_aliases: vec![],
+                default_minutes: 15,
+            })),
+            Answer::TargetLease(LeaseAnswer::Deny),
+        ),
+        (
+            Box::new(AuthWindow::new(
+                AuthRequest {
+                    tool: "aws".into(),
+                    scope: "aws".into(),
+                    fields: vec![],
+                    validator: None,
+                },
+                Box::new(FixedClipboard(None)),
+            )),
+            Answer::Authenticate(AuthAnswer::Cancelled),
+        ),
+    ];
+    for (window, expected) in windows {
+        assert_eq!(window.closed(), expected);
+    }
+}

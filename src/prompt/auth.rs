@@ -1,0 +1,209 @@
+//! The authentication question: a provider with the `environment` strategy needs a session.
+//! The window collects the declared fields, validates the candidate in the prompt process and
+//! returns it only once the validator accepted it (or when there is no validator).
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::InvalidAnswer;
+use crate::registry::AuthField;
+
+/// What the window shows and how it checks a candidate.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuthRequest {
+    /// The MCP tool that needs the session.
+    pub tool: String,
+    /// Which credential bucket is being filled, for the human (e.g. `aws`, `kubectl/dev`).
+    pub scope: String,
+    /// The form, in the provider's order.
+    pub fields: Vec<FieldSpec>,
+    /// Run on a candidate before it is returned; `None` returns the values as entered.
+    pub validator: Option<ValidatorSpec>,
+}
+
+/// One form field, as declared in `auth.fields`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FieldSpec {
+    /// The environment-style name; clipboard lines and answers use it.
+    pub name: String,
+    /// Shown to the human.
+    pub label: String,
+    /// Masked input.
+    pub secret: bool,
+    /// The form refuses to validate while it is empty.
+    pub required: bool,
+    /// A bounded multi-line editor with its own scroll bar.
+    pub multiline: bool,
+}
+
+impl From<&AuthField> for FieldSpec {
+    fn from(field: &AuthField) -> Self {
+        FieldSpec {
+            name: field.name.clone(),
+            label: field.label().to_string(),
+            secret: field.secret,
+            required: field.required,
+            multiline: field.multiline,
+        }
+    }
+}
+
+/// The provider's validation command, already resolved by the server.
+///
+/// Its environment is the prompt's (inherited from the server) minus `removed_env`, plus
+/// `base_env` (the `.env` overlay), plus each `inject` pair `(variable, field)` set to the
+/// candidate value of `field` (an empty optional field is not set). Stdin, stdout and stderr
+/// are null; exit status 0 accepts the candidate.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValidatorSpec {
+    /// Absolute path; the prompt refuses anything else.
+    pub program: PathBuf,
+    pub args: Vec<String>,
+    pub base_env: Vec<(String, String)>,
+    pub inject: Vec<(String, String)>,
+    pub removed_env: Vec<String>,
+}
+
+/// `base_env` may hold secrets from `.env`: `Debug` shows names only.
+impl fmt::Debug for ValidatorSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = self
+            .base_env
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .collect();
+        f.debug_struct("ValidatorSpec")
+            .field("program", &self.program)
+            .field("args", &self.args)
+            .field("base_env", &names)
+            .field("inject", &self.inject)
+            .field("removed_env", &self.removed_env)
+            .finish()
+    }
+}
+
+/// How the authentication window ended.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum AuthAnswer {
+    /// The human cancelled (or closed the window): nothing is persisted.
+    Cancelled,
+    /// A candidate the validator accepted: field name → value.
+    Validated { values: BTreeMap<String, String> },
+}
+
+/// Values are credentials: `Debug` shows field names only.
+impl fmt::Debug for AuthAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AuthAnswer::Cancelled => f.write_str("Cancelled"),
+            AuthAnswer::Validated { values } => f
+                .debug_struct("Validated")
+                .field("fields", &values.keys().collect::<Vec<_>>())
+                .finish(),
+        }
+    }
+}
+
+impl AuthRequest {
+    /// Accepts a validated candidate only if it names declared fields only, fills every
+    /// required one and holds no NUL (which no environment variable can carry).
+    pub(super) fn check_answer(&self, answer: AuthAnswer) -> Result<AuthAnswer, InvalidAnswer> {
+        let AuthAnswer::Validated { values } = &answer else {
+            return Ok(answer);
+        };
+        if let Some(name) = values
+            .keys()
+            .find(|name| !self.fields.iter().any(|field| &field.name == *name))
+        {
+            return Err(InvalidAnswer(format!("undeclared field `{name}`")));
+        }
+        if let Some(field) = self.fields.iter().find(|field| {
+            field.required
+                && values
+                    .get(&field.name)
+                    .is_none_or(|value| value.trim().is_empty())
+        }) {
+            return Err(InvalidAnswer(format!(
+                "required field `{}` is empty",
+                field.name
+            )));
+        }
+        if let Some((name, _)) = values.iter().find(|(_, value)| value.contains('\0')) {
+            return Err(InvalidAnswer(format!("field `{name}` holds a NUL byte")));
+        }
+        Ok(answer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field(name: &str, required: bool) -> FieldSpec {
+        FieldSpec {
+            name: name.into(),
+            label: name.into(),
+            secret: true,
+            required,
+            multiline: false,
+        }
+    }
+
+    fn validated(pairs: &[(&str, &str)]) -> AuthAnswer {
+        AuthAnswer::Validated {
+            values: pairs
+                .iter()
+                .map(|(name, value)| (name.to_string(), value.to_string()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn only_declared_and_complete_candidates_are_accepted() {
+        let request = AuthRequest {
+            tool: "aws".into(),
+            scope: "aws".into(),
+            fields: vec![field("KEY", true), field("TOKEN", false)],
+            validator: None,
+        };
+        let cases = [
+            (AuthAnswer::Cancelled, true),
+            (validated(&[("KEY", "k")]), true),
+            (validated(&[("KEY", "k"), ("TOKEN", "")]), true),
+            (validated(&[("KEY", "k"), ("TOKEN", "t")]), true),
+            (validated(&[]), false),
+            (validated(&[("KEY", "  ")]), false),
+            (validated(&[("KEY", "k"), ("OTHER", "x")]), false),
+            (validated(&[("KEY", "k\0")]), false),
+        ];
+        for (answer, ok) in cases {
+            assert_eq!(
+                request.check_answer(answer.clone()).is_ok(),
+                ok,
+                "{answer:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn debug_never_shows_values() {
+        let answer = validated(&[("KEY", "s3cr3t")]);
+        assert!(!format!("{answer:?}").contains("s3cr3t"));
+        let spec = ValidatorSpec {
+            program: "/bin/true".into(),
+            args: vec![],
+            base_env: vec![("DOTENV_SECRET".into(), "s3cr3t".into())],
+            inject: vec![],
+            removed_env: vec![],
+        };
+        let shown = format!("{spec:?}");
+        assert!(shown.contains("DOTENV_SECRET") && !shown.contains("s3cr3t"));
+    }
+}
