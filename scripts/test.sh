@@ -43,8 +43,9 @@ export TORII_TEST_PYTHON=$VENV/bin/python
 step "cargo fmt --all -- --check"
 cargo fmt --all -- --check
 
-step "cargo clippy --all-targets -- -D warnings"
+step "cargo clippy --all-targets -- -D warnings (with and without the GUI)"
 cargo clippy --workspace --all-targets -- -D warnings
+cargo clippy --workspace --all-targets --no-default-features -- -D warnings
 
 step "cargo test"
 cargo test --workspace --all-targets

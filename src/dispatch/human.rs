@@ -1,106 +1,125 @@
-//! The human side of a decision that no rule made: an unresolved operation or an inactive
-//! target alias. Without a human available the answer is always deny.
-//!
-//! `TORII_NO_GUI` set to anything but empty or `0` means headless: no window is ever opened.
-//! The approval windows run in a `torii __prompt` subprocess; until that exists in this build,
-//! a GUI-enabled server also denies, so nothing unresolved ever crosses by default.
+//! The human side of a decision no rule made: an unresolved operation, an inactive target
+//! alias, a session to collect. Questions go through the prompt protocol to a `torii __prompt`
+//! window; when no window can open (headless `TORII_NO_GUI`, or a build without windows) the
+//! answer is always no: deny, or cancel the collection.
 
 use std::future::Future;
 use std::pin::Pin;
 
-use crate::auth::{CollectRequest, Collected, Collector};
+use crate::auth::{CollectRequest, Collected, Collector, Validator};
+use crate::prompt::{
+    self, AuthAnswer, AuthRequest, Availability, FieldSpec, Question, ValidatorSpec,
+};
 
-/// The environment variable that disables every window.
-pub const NO_GUI_ENV: &str = "TORII_NO_GUI";
-
-/// How a human can be asked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Interface {
-    /// `TORII_NO_GUI` is set: deny without asking.
-    Headless,
-    /// A GUI is allowed but this build has no approval window.
-    NoWindow,
-}
-
-impl Interface {
-    /// Reads `TORII_NO_GUI` from the process environment.
-    pub fn from_env() -> Self {
-        Self::from_value(std::env::var_os(NO_GUI_ENV).as_deref())
-    }
-
-    fn from_value(value: Option<&std::ffi::OsStr>) -> Self {
-        match value {
-            Some(value) if !value.is_empty() && value != "0" => Interface::Headless,
-            _ => Interface::NoWindow,
-        }
-    }
-
-    /// Why no human could decide, worded for the agent.
-    pub fn unavailable_reason(self) -> &'static str {
-        match self {
-            Interface::Headless => "no human can be asked (headless: TORII_NO_GUI is set)",
-            Interface::NoWindow => "no window to ask a human is available in this build of Torii",
-        }
-    }
-}
-
-/// Collects sessions from the human through the interface; without a window every collection
-/// is cancelled safely: nothing is persisted and the call gets a clear error.
+/// Who can answer, decided once at startup.
 #[derive(Debug)]
-pub struct HumanCollector {
-    interface: Interface,
+pub struct Human {
+    availability: Availability,
     #[cfg(debug_assertions)]
     responder: Option<super::responder::Responder>,
 }
 
-impl HumanCollector {
-    pub fn new(interface: Interface) -> Self {
+impl Human {
+    /// From the process environment: `TORII_NO_GUI`, the build's features, and (debug builds
+    /// only) the test responder.
+    pub fn from_env() -> Self {
         Self {
-            interface,
+            availability: prompt::availability(),
             #[cfg(debug_assertions)]
             responder: super::responder::Responder::from_env(),
         }
     }
+
+    fn scripted(&self) -> bool {
+        #[cfg(debug_assertions)]
+        if self.responder.is_some() {
+            return true;
+        }
+        false
+    }
+
+    /// Whether a question can reach a human at all.
+    pub fn can_ask(&self) -> bool {
+        self.scripted() || self.availability == Availability::Window
+    }
+
+    /// Why no human can be asked, worded for the agent (for audit: a static label).
+    pub fn unavailable(&self) -> (&'static str, &'static str) {
+        match self.availability {
+            Availability::Headless => (
+                "no human can be asked (headless: TORII_NO_GUI is set)",
+                "headless",
+            ),
+            Availability::NoGuiBuild => {
+                ("this build of Torii has no approval windows", "no-window")
+            }
+            Availability::Window => ("the approval window could not be shown", "no-window"),
+        }
+    }
+
+    /// Asks `question`; any failure of the window is `Err` and means no.
+    pub async fn ask<Q: Question>(&self, question: &Q) -> Result<Q::Answer, String> {
+        #[cfg(debug_assertions)]
+        if let Some(responder) = &self.responder {
+            return responder.answer(question);
+        }
+        prompt::ask(question)
+            .await
+            .map_err(|error| crate::errors::chain(&error))
+    }
 }
 
-impl Collector for HumanCollector {
+impl Collector for Human {
     fn collect<'a>(
         &'a self,
         request: CollectRequest,
     ) -> Pin<Box<dyn Future<Output = Collected> + Send + 'a>> {
-        #[cfg(debug_assertions)]
-        if let Some(responder) = &self.responder {
-            return Box::pin(responder.collect(request));
-        }
-        drop(request);
-        let reason = self.interface.unavailable_reason().to_string();
-        Box::pin(async move { Collected::Cancelled { refused: 0, reason } })
+        Box::pin(async move {
+            #[cfg(debug_assertions)]
+            if let Some(responder) = &self.responder {
+                return responder
+                    .collect(&auth_request(&request), request.validator.as_ref())
+                    .await;
+            }
+            if !self.can_ask() {
+                return Collected::Cancelled {
+                    refused: 0,
+                    reason: self.unavailable().0.to_string(),
+                };
+            }
+            match prompt::ask(&auth_request(&request)).await {
+                Ok(AuthAnswer::Validated { values, refused }) => {
+                    Collected::Validated { values, refused }
+                }
+                Ok(AuthAnswer::Cancelled { refused }) => Collected::Cancelled {
+                    refused,
+                    reason: "the human cancelled".into(),
+                },
+                Err(error) => Collected::Cancelled {
+                    refused: 0,
+                    reason: crate::errors::chain(&error),
+                },
+            }
+        })
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// The authentication window's request: the provider's fields and how to validate a candidate.
+pub(super) fn auth_request(request: &CollectRequest) -> AuthRequest {
+    AuthRequest {
+        tool: request.tool.clone(),
+        scope: request.scope.clone(),
+        fields: request.fields.iter().map(FieldSpec::from).collect(),
+        validator: request.validator.as_ref().map(validator_spec),
+    }
+}
 
-    #[test]
-    fn headless_is_any_non_empty_value_but_zero() {
-        use std::ffi::OsStr;
-        assert_eq!(
-            Interface::from_value(Some(OsStr::new("1"))),
-            Interface::Headless
-        );
-        assert_eq!(
-            Interface::from_value(Some(OsStr::new("yes"))),
-            Interface::Headless
-        );
-        assert_eq!(
-            Interface::from_value(Some(OsStr::new("0"))),
-            Interface::NoWindow
-        );
-        assert_eq!(
-            Interface::from_value(Some(OsStr::new(""))),
-            Interface::NoWindow
-        );
-        assert_eq!(Interface::from_value(None), Interface::NoWindow);
+fn validator_spec(validator: &Validator) -> ValidatorSpec {
+    ValidatorSpec {
+        program: validator.program.clone(),
+        args: validator.args.clone(),
+        base_env: validator.base_env.clone(),
+        inject: validator.inject.clone(),
+        removed_env: validator.removed_env.clone(),
     }
 }

@@ -8,11 +8,14 @@
 use std::sync::Arc;
 
 use crate::audit::{Event, Reference};
-use crate::leases::{LeaseError, LeaseStatus, LeaseStore, unix_now};
-use crate::registry::{Provider, Target};
+use crate::leases::{
+    Activation, Change, LeaseEntry, LeaseError, LeaseStatus, LeaseStore, unix_now,
+};
+use crate::prompt::LeaseRequest;
+use crate::registry::{Provider, Target, TargetingMode};
 
+use super::Dispatcher;
 use super::outcome::{CallOutcome, DecisionView, Source};
-use super::{Dispatcher, Interface};
 
 /// Where a re-check happens; the static label is the audit detail of `target-access-lost`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,21 +89,118 @@ impl Dispatcher {
         }
         self.audit
             .record(scope, Event::TargetAccessRequested, &alias, None);
-        let detail = match self.interface {
-            Interface::Headless => "headless",
-            Interface::NoWindow => "no-window",
+        match self.ask_lease(provider, target).await {
+            LeaseDecision::Granted { event, detail } => {
+                self.audit.record(scope, event, &alias, Some(&detail));
+                Ok(())
+            }
+            LeaseDecision::Stale { active } => {
+                // The state changed while the window was open: the old choice is not applied.
+                let detail = if active {
+                    "already-active"
+                } else {
+                    "retry-required"
+                };
+                self.audit
+                    .record(scope, Event::TargetAccessStale, &alias, Some(detail));
+                if active {
+                    return Ok(());
+                }
+                Err(outcome.clone().denied(
+                    DecisionView::deny(Source::HumanDeny, None),
+                    format!(
+                        "the targets of `{}` changed while the human was deciding; retry the call",
+                        provider.tool()
+                    ),
+                ))
+            }
+            LeaseDecision::Denied { detail, reason } => {
+                self.audit
+                    .record(scope, Event::TargetAccessDenied, &alias, Some(detail));
+                Err(outcome.clone().denied(
+                    DecisionView::deny(Source::HumanDeny, None),
+                    format!(
+                        "target `{}` is configured but not active, and {reason}. Ask the human to \
+                         activate it; do not switch to another target on your own.",
+                        target.alias()
+                    ),
+                ))
+            }
+        }
+    }
+
+    /// Shows the requested binding and the active aliases; applies Replace or Add with
+    /// compare-and-swap on the revision the window was built from.
+    async fn ask_lease(&self, provider: &Arc<Provider>, target: &Target) -> LeaseDecision {
+        if !self.human.can_ask() {
+            let (reason, detail) = self.human.unavailable();
+            return LeaseDecision::Denied {
+                detail,
+                reason: reason.to_string(),
+            };
+        }
+        let store = LeaseStore::new(provider);
+        let now = match unix_now() {
+            Ok(now) => now,
+            Err(_) => return invalid_state(),
         };
-        self.audit
-            .record(scope, Event::TargetAccessDenied, &alias, Some(detail));
-        Err(outcome.clone().denied(
-            DecisionView::deny(Source::HumanDeny, None),
-            format!(
-                "target `{}` is configured but not active, and {}. Ask the human to activate it; \
-                 do not switch to another target on your own.",
-                target.alias(),
-                self.interface.unavailable_reason()
-            ),
-        ))
+        let state = {
+            let store = store.clone();
+            match tokio::task::spawn_blocking(move || store.read()).await {
+                Ok(Ok(state)) => state,
+                _ => return invalid_state(),
+            }
+        };
+        let request = LeaseRequest {
+            tool: provider.tool().to_string(),
+            alias: target.alias().to_string(),
+            binding: binding_text(provider, target),
+            active_aliases: state
+                .active_aliases(now)
+                .into_iter()
+                .filter(|alias| *alias != target.alias())
+                .map(str::to_string)
+                .collect(),
+            default_minutes: self.settings.default_target_minutes,
+        };
+        let Some((mode, minutes)) = self
+            .human
+            .ask(&request)
+            .await
+            .ok()
+            .and_then(|answer| answer.activation())
+        else {
+            return LeaseDecision::Denied {
+                detail: "denied",
+                reason: "the human denied the target".into(),
+            };
+        };
+        let event = match mode {
+            Activation::Replace => Event::TargetAccessReplaced,
+            Activation::Add => Event::TargetAccessAdded,
+        };
+        let revision = state.revision();
+        let applied = {
+            let shared = Arc::clone(provider);
+            let alias = target.alias().to_string();
+            tokio::task::spawn_blocking(move || {
+                let target = shared.target(&alias).ok_or(LeaseError::Clock)?;
+                let now = unix_now()?;
+                let entry = LeaseEntry::grant(target, minutes, now);
+                store.apply(revision, &Change::activation(mode, entry), now)
+            })
+            .await
+        };
+        match applied {
+            Ok(Ok(_)) => LeaseDecision::Granted {
+                event,
+                detail: format!("for={}min", minutes.get()),
+            },
+            Ok(Err(LeaseError::Stale { .. })) => LeaseDecision::Stale {
+                active: matches!(status(provider, target.alias()).await, Ok(status) if status.is_active()),
+            },
+            _ => invalid_state(),
+        }
     }
 
     /// The lease must still hold at `phase`; otherwise the call stops here.
@@ -123,6 +223,57 @@ impl Dispatcher {
              binding changed). Ask the human to activate it again, then retry.",
             target.alias()
         )))
+    }
+}
+
+/// The outcome of asking for a lease.
+enum LeaseDecision {
+    Granted {
+        event: Event,
+        detail: String,
+    },
+    Stale {
+        active: bool,
+    },
+    Denied {
+        detail: &'static str,
+        reason: String,
+    },
+}
+
+fn invalid_state() -> LeaseDecision {
+    LeaseDecision::Denied {
+        detail: "invalid-state",
+        reason: "the lease state could not be read or written".into(),
+    }
+}
+
+/// The binding as the human knows it; shown only in the local window, never to the agent.
+fn binding_text(provider: &Provider, target: &Target) -> String {
+    let config = target.config();
+    match provider
+        .config()
+        .targeting
+        .as_ref()
+        .map(|targeting| targeting.mode)
+    {
+        Some(TargetingMode::AwsProfile) => {
+            let mut text = format!(
+                "AWS profile `{}`",
+                config.identity.profile.as_deref().unwrap_or("?")
+            );
+            if let Some(account) = &config.identity.expect {
+                text.push_str(&format!(", account {account}"));
+            }
+            if let Some(region) = &config.region {
+                text.push_str(&format!(", region {region}"));
+            }
+            text
+        }
+        _ => format!(
+            "kubectl context `{}`",
+            config.context.as_deref().unwrap_or("?")
+        ),
     }
 }
 

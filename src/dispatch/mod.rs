@@ -9,6 +9,7 @@
 //! Every step that can fail, fails closed. Nothing on a denied path reads `.env`, credentials,
 //! caches or runs a validator: those reads come strictly after an allow.
 
+mod approval;
 mod binding;
 pub mod envelope;
 mod human;
@@ -30,7 +31,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde_json::{Map, Value};
 
 pub use envelope::{Envelope, EnvelopeError, Shape};
-pub use human::{HumanCollector, Interface, NO_GUI_ENV};
+pub use human::Human;
 pub use locked::locked_options;
 pub use outcome::{CallOutcome, DecisionView, Source, Verdict};
 pub use policy::PolicyCache;
@@ -59,26 +60,19 @@ pub struct Dispatcher {
     settings: Settings,
     audit: AuditLog,
     policies: PolicyCache,
-    interface: Interface,
+    human: Human,
     authenticator: Authenticator,
-    collector: HumanCollector,
 }
 
 impl Dispatcher {
-    pub fn new(
-        registry: Arc<Registry>,
-        settings: Settings,
-        audit: AuditLog,
-        interface: Interface,
-    ) -> Self {
+    pub fn new(registry: Arc<Registry>, settings: Settings, audit: AuditLog, human: Human) -> Self {
         Self {
             registry,
             settings,
             audit,
             policies: PolicyCache::default(),
-            interface,
+            human,
             authenticator: Authenticator::default(),
-            collector: HumanCollector::new(interface),
         }
     }
 
@@ -200,19 +194,13 @@ impl Dispatcher {
                         .record(&scope, Event::AllowedByGrant, &reference, Some(&grant));
                     DecisionView::allow(Source::Grant, Some(grant))
                 }
-                None => {
-                    // No window in this build: the human cannot be asked, so deny.
-                    self.audit
-                        .record(&scope, Event::DeniedInterface, &reference, None);
-                    return outcome.denied(
-                        DecisionView::deny(Source::HumanDeny, None),
-                        format!(
-                            "no rule allows this call and {}. Call `torii_policy` to see what is \
-                             allowed, or ask the human to approve it.",
-                            self.interface.unavailable_reason()
-                        ),
-                    );
-                }
+                None => match self
+                    .ask_operation(provider, target, args, &scope, &reference, &outcome)
+                    .await
+                {
+                    Ok(decision) => decision,
+                    Err(denied) => return *denied,
+                },
             },
         };
         let mut outcome = outcome;

@@ -2,24 +2,21 @@
 //! binaries (`cfg(debug_assertions)`). It is selected by the environment of the server process
 //! (`TORII_TEST_RESPONDER=<file>`), which an MCP client's tool call cannot change.
 //!
-//! The file holds one JSON answer per line, consumed in order; every request is appended to
-//! `<file>.requests` (kind, tool and scope only, never values) so a test can prove that a
-//! window was, or was not, shown. An authentication answer is validated exactly as the window
-//! does it, so refused candidates count the same way.
-//!
-//! ```text
-//! {"auth": {"TOKEN": "value"}}     a candidate (validated like the window would)
-//! {"auth": "cancel"}               the human cancels
-//! ```
+//! It speaks the prompt protocol: the file holds one answer per line, in the exact JSON a
+//! window writes (`{"operation": "once"}`, `{"target_lease": {"replace": {"minutes": 5}}}`,
+//! `{"authenticate": {"validated": {"values": {"TOKEN": "…"}}}}`,
+//! `{"authenticate": {"cancelled": {}}}`), consumed in order and checked against the question
+//! exactly as a window's answer is. A candidate session is validated as the window does it, so
+//! refused candidates count the same way. An exhausted script answers no. Every question is
+//! appended to `<file>.requests` (its kind and tool only) so a test can prove that a window
+//! was, or was not, shown.
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use serde_json::Value;
-
-use crate::auth::{CollectRequest, Collected, missing_required};
+use crate::auth::{Collected, Validator};
+use crate::prompt::{Answer, AuthAnswer, AuthRequest, Question, Request};
 
 /// The environment variable naming the script (debug builds only).
 pub const RESPONDER_ENV: &str = "TORII_TEST_RESPONDER";
@@ -39,7 +36,12 @@ impl Responder {
         })
     }
 
-    fn log(&self, line: &Value) {
+    fn log(&self, request: &Request) {
+        let (kind, tool) = match request {
+            Request::Operation(request) => ("operation", &request.tool),
+            Request::TargetLease(request) => ("target_lease", &request.tool),
+            Request::Authenticate(request) => ("authenticate", &request.tool),
+        };
         let mut path = self.script.clone().into_os_string();
         path.push(".requests");
         if let Ok(mut file) = std::fs::OpenOptions::new()
@@ -47,12 +49,11 @@ impl Responder {
             .append(true)
             .open(PathBuf::from(path))
         {
-            let _ = writeln!(file, "{line}");
+            let _ = writeln!(file, "{}", serde_json::json!({"kind": kind, "tool": tool}));
         }
     }
 
-    /// The next scripted answer, or `None` when the script is exhausted (treated as cancel).
-    fn next_answer(&self) -> Option<Value> {
+    fn next_answer(&self) -> Option<Answer> {
         let index = self.next.fetch_add(1, Ordering::SeqCst);
         let text = std::fs::read_to_string(&self.script).ok()?;
         let line = text
@@ -62,23 +63,28 @@ impl Responder {
         serde_json::from_str(line).ok()
     }
 
-    pub async fn collect(&self, request: CollectRequest) -> Collected {
-        self.log(
-            &serde_json::json!({"kind": "auth", "tool": request.tool, "scope": request.scope}),
-        );
+    /// The next answer, checked like a window's.
+    pub fn answer<Q: Question>(&self, question: &Q) -> Result<Q::Answer, String> {
+        self.log(&question.request());
+        let answer = self
+            .next_answer()
+            .ok_or("the test script has no answer left")?;
+        question.check(answer).map_err(|error| error.to_string())
+    }
+
+    /// A session: candidates are validated in order until one passes or the script cancels.
+    pub async fn collect(&self, request: &AuthRequest, validator: Option<&Validator>) -> Collected {
+        self.log(&request.request());
         let mut refused = 0;
         loop {
-            let values = match self
-                .next_answer()
-                .as_ref()
-                .and_then(|answer| answer.get("auth"))
-            {
-                Some(Value::Object(map)) => map
-                    .iter()
-                    .filter_map(|(name, value)| {
-                        value.as_str().map(|text| (name.clone(), text.to_string()))
-                    })
-                    .collect::<BTreeMap<_, _>>(),
+            let answer = self.next_answer().map(|answer| request.check(answer));
+            let values = match answer {
+                Some(Ok(AuthAnswer::Validated { values, .. })) => values,
+                Some(Err(_)) => {
+                    // Incomplete or undeclared fields: the window would keep the form open.
+                    refused += 1;
+                    continue;
+                }
                 _ => {
                     return Collected::Cancelled {
                         refused,
@@ -86,12 +92,7 @@ impl Responder {
                     };
                 }
             };
-            // As the window does: required fields first, then the validator.
-            if !missing_required(&request.fields, &values).is_empty() {
-                refused += 1;
-                continue;
-            }
-            let accepted = match &request.validator {
+            let accepted = match validator {
                 Some(validator) => validator.accepts(&values).await.unwrap_or(false),
                 None => true,
             };

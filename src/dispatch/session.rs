@@ -71,7 +71,7 @@ impl Dispatcher {
             bucket: Bucket::for_call(provider, target),
             base_env,
             scope,
-            collector: &self.collector,
+            collector: &self.human,
             force: false,
             now,
         }

@@ -473,7 +473,7 @@ fn required_fields_are_named() {
     assert!(shows(&harness, "Authentication cancelled."));
     assert_eq!(
         finish(&mut harness),
-        Answer::Authenticate(AuthAnswer::Cancelled)
+        Answer::Authenticate(AuthAnswer::Cancelled { refused: 0 })
     );
 }
 
@@ -484,7 +484,7 @@ fn the_clipboard_fills_declared_fields() {
     play(&mut harness, &[click(au::PASTE)]);
     assert!(shows(&harness, "Filled 3 fields from the clipboard"));
     play(&mut harness, &[click(au::VALIDATE)]);
-    let Answer::Authenticate(AuthAnswer::Validated { values }) = finish(&mut harness) else {
+    let Answer::Authenticate(AuthAnswer::Validated { values, .. }) = finish(&mut harness) else {
         panic!("not validated");
     };
     assert_eq!(values["AWS_ACCESS_KEY_ID"], "AKIA1");
@@ -530,7 +530,7 @@ fn a_refused_candidate_reenables_the_form_and_an_accepted_one_returns() {
     }
     harness.step();
     assert!(shows(&harness, "👍 Session validated."));
-    let Answer::Authenticate(AuthAnswer::Validated { values }) = finish(&mut harness) else {
+    let Answer::Authenticate(AuthAnswer::Validated { values, .. }) = finish(&mut harness) else {
         panic!("not validated");
     };
     assert_eq!(values.len(), 1);
@@ -570,7 +570,7 @@ fn closing_a_window_without_a_decision_denies_or_cancels() {
                 },
                 Box::new(FixedClipboard(None)),
             )),
-            Answer::Authenticate(AuthAnswer::Cancelled),
+            Answer::Authenticate(AuthAnswer::Cancelled { refused: 0 }),
         ),
     ];
     for (window, expected) in windows {

@@ -15,7 +15,7 @@ pub use server::ToriiServer;
 pub use tools::{POLICY_TOOL, all_tools, call_output_schema, input_schema};
 
 use crate::audit::AuditLog;
-use crate::dispatch::{Dispatcher, Interface};
+use crate::dispatch::{Dispatcher, Human};
 use crate::paths::ConfigRoot;
 use crate::registry::{Registry, RegistryError};
 use crate::settings::{Settings, SettingsError};
@@ -49,7 +49,7 @@ pub fn build(root: &ConfigRoot) -> Result<Dispatcher, ServeError> {
         Arc::new(registry),
         settings,
         AuditLog::new(root.audit_log()),
-        Interface::from_env(),
+        Human::from_env(),
     ))
 }
 

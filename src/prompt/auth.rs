@@ -92,20 +92,32 @@ impl fmt::Debug for ValidatorSpec {
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum AuthAnswer {
-    /// The human cancelled (or closed the window): nothing is persisted.
-    Cancelled,
-    /// A candidate the validator accepted: field name → value.
-    Validated { values: BTreeMap<String, String> },
+    /// The human cancelled (or closed the window): nothing is persisted. `refused` counts the
+    /// candidates the validator rejected before that, for the audit.
+    Cancelled {
+        #[serde(default)]
+        refused: u32,
+    },
+    /// A candidate the validator accepted (field name → value), after `refused` rejected ones.
+    Validated {
+        values: BTreeMap<String, String>,
+        #[serde(default)]
+        refused: u32,
+    },
 }
 
 /// Values are credentials: `Debug` shows field names only.
 impl fmt::Debug for AuthAnswer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AuthAnswer::Cancelled => f.write_str("Cancelled"),
-            AuthAnswer::Validated { values } => f
+            AuthAnswer::Cancelled { refused } => f
+                .debug_struct("Cancelled")
+                .field("refused", refused)
+                .finish(),
+            AuthAnswer::Validated { values, refused } => f
                 .debug_struct("Validated")
                 .field("fields", &values.keys().collect::<Vec<_>>())
+                .field("refused", refused)
                 .finish(),
         }
     }
@@ -115,7 +127,7 @@ impl AuthRequest {
     /// Accepts a validated candidate only if it names declared fields only, fills every
     /// required one and holds no NUL (which no environment variable can carry).
     pub(super) fn check_answer(&self, answer: AuthAnswer) -> Result<AuthAnswer, InvalidAnswer> {
-        let AuthAnswer::Validated { values } = &answer else {
+        let AuthAnswer::Validated { values, .. } = &answer else {
             return Ok(answer);
         };
         if let Some(name) = values
@@ -162,6 +174,7 @@ mod tests {
                 .iter()
                 .map(|(name, value)| (name.to_string(), value.to_string()))
                 .collect(),
+            refused: 0,
         }
     }
 
@@ -174,7 +187,7 @@ mod tests {
             validator: None,
         };
         let cases = [
-            (AuthAnswer::Cancelled, true),
+            (AuthAnswer::Cancelled { refused: 2 }, true),
             (validated(&[("KEY", "k")]), true),
             (validated(&[("KEY", "k"), ("TOKEN", "")]), true),
             (validated(&[("KEY", "k"), ("TOKEN", "t")]), true),

@@ -88,8 +88,8 @@ async fn refused_then_valid_candidate_is_persisted_cached_and_injected() {
     let script = responder(
         &root,
         &[
-            json!({"auth": {"TOKEN": BAD}}),
-            json!({"auth": {"TOKEN": GOOD}}),
+            crate::common::auth_candidate(json!({"TOKEN": BAD})),
+            crate::common::auth_candidate(json!({"TOKEN": GOOD})),
         ],
     );
     let client = mcp_client::start(
@@ -175,7 +175,10 @@ fn failed_reauth_keeps_the_previous_session_byte_for_byte() {
     std::thread::sleep(std::time::Duration::from_millis(20));
     let script = responder(
         &root,
-        &[json!({"auth": {"TOKEN": BAD}}), json!({"auth": "cancel"})],
+        &[
+            crate::common::auth_candidate(json!({"TOKEN": BAD})),
+            crate::common::auth_cancel(),
+        ],
     );
     root.torii()
         .args(["reauth", "tok"])
@@ -188,7 +191,10 @@ fn failed_reauth_keeps_the_previous_session_byte_for_byte() {
     let events = audit_events(&root);
     assert_eq!(events, ["reauth-forced", "session-candidate-invalid"]);
     // A valid reauth replaces it.
-    let script = responder(&root, &[json!({"auth": {"TOKEN": GOOD}})]);
+    let script = responder(
+        &root,
+        &[crate::common::auth_candidate(json!({"TOKEN": GOOD}))],
+    );
     std::fs::remove_file(root.path().join("responses.jsonl.requests")).ok();
     root.torii()
         .args(["reauth", "tok"])
@@ -217,7 +223,10 @@ async fn concurrent_calls_on_one_scope_open_one_collection_while_other_scopes_pr
         "version: \"1\"\naccept: [\"go\"]\n",
     );
     FakeCli::new(&root, "free", "echo free");
-    let script = responder(&root, &[json!({"auth": {"TOKEN": GOOD}})]);
+    let script = responder(
+        &root,
+        &[crate::common::auth_candidate(json!({"TOKEN": GOOD}))],
+    );
     let client = std::sync::Arc::new(
         mcp_client::start(
             &root,

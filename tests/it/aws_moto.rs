@@ -393,19 +393,19 @@ async fn aws_refuses_an_unknown_candidate_then_validates_a_real_one_and_lists_th
             aws_dir.join("credentials").display()
         ),
     );
-    let good = json!({"auth": {
+    let good = crate::common::auth_candidate(json!({
         "AWS_ACCESS_KEY_ID": lab.keys.id,
         "AWS_SECRET_ACCESS_KEY": lab.keys.secret,
         "AWS_SESSION_TOKEN": lab.keys.token,
-    }});
-    let bad = json!({"auth": {
+    }));
+    let bad = crate::common::auth_candidate(json!({
         "AWS_ACCESS_KEY_ID": BAD_ID,
         "AWS_SECRET_ACCESS_KEY": BAD_SECRET,
         "AWS_SESSION_TOKEN": BAD_TOKEN,
-    }});
+    }));
     // First call: the unknown candidate is refused by STS, then the human cancels.
     // Second call: a new window, the real temporary credentials.
-    let script = responder(root, &[bad, json!({"auth": "cancel"}), good]);
+    let script = responder(root, &[bad, crate::common::auth_cancel(), good]);
     let bucket = root.path().join("providers/aws/identities/aws");
     let client = mcp_client::start(
         root,

@@ -114,3 +114,13 @@ pub fn audit_events(root: &Root) -> Vec<String> {
         .filter_map(|line| line.split(" | ").nth(2).map(str::to_string))
         .collect()
 }
+
+/// A scripted answer (see `TORII_TEST_RESPONDER`): the human enters this candidate session.
+pub fn auth_candidate(values: serde_json::Value) -> serde_json::Value {
+    serde_json::json!({"authenticate": {"validated": {"values": values}}})
+}
+
+/// A scripted answer: the human cancels the authentication window.
+pub fn auth_cancel() -> serde_json::Value {
+    serde_json::json!({"authenticate": {"cancelled": {}}})
+}

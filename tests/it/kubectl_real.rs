@@ -342,11 +342,11 @@ async fn the_aws_identity_probe_admits_the_expected_account_and_stops_another() 
     let aws_cli = FakeCli::new(root, "aws", &format!("exec '{}' \"$@\"", aws.display()));
     let script = aws_moto::responder(
         root,
-        &[json!({"auth": {
+        &[crate::common::auth_candidate(json!({
             "AWS_ACCESS_KEY_ID": keys.id,
             "AWS_SECRET_ACCESS_KEY": keys.secret,
             "AWS_SESSION_TOKEN": keys.token,
-        }})],
+        }))],
     );
     let client = mcp_client::start(
         root,

@@ -373,11 +373,11 @@ async fn k8s_tgt_08_a_grant_is_isolated_per_alias() {
     );
     case.responder = aws_moto::responder(
         &case.root,
-        &[json!({"auth": {
+        &[crate::common::auth_candidate(json!({
             "AWS_ACCESS_KEY_ID": keys.id,
             "AWS_SECRET_ACCESS_KEY": keys.secret,
             "AWS_SESSION_TOKEN": keys.token,
-        }})],
+        }))],
     );
     case.activate("lab_a", false);
     case.activate("lab_b", true);
@@ -418,7 +418,7 @@ async fn k8s_tgt_08_a_grant_is_isolated_per_alias() {
             .iter()
             .any(|line| line.starts_with("GET /api/v1/namespaces"))
     );
-    // Steps 3–4: the same args on lab_b find no grant; headless, the human denies.
+    // Steps 3–4: the same args on lab_b find no grant; the window opens and the human denies.
     let (denied, _) = client
         .call("kubectl", json!({"target": "lab_b", "args": args}))
         .await;
@@ -429,10 +429,12 @@ async fn k8s_tgt_08_a_grant_is_isolated_per_alias() {
 
     assert_eq!(case.kubectl.launches().len(), 2, "lab_b started kubectl");
     assert_eq!(case.server.requests(), reached, "lab_b reached the cluster");
+    // lab_a's authentication window, then lab_b's approval window, which the exhausted script
+    // answers with Deny (the book's step 4).
     assert_eq!(
         case.windows(),
-        1,
-        "one authentication window, for lab_a's scope"
+        2,
+        "one authentication window for lab_a, one approval window for lab_b"
     );
     assert!(
         !case

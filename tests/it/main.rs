@@ -28,3 +28,5 @@ mod registry;
 mod runner;
 mod stdio;
 mod target_cli;
+#[cfg(all(unix, feature = "gui"))]
+mod windows_e2e;

@@ -150,7 +150,8 @@ mod windows {
         assert_eq!(
             answer,
             AuthAnswer::Validated {
-                values: BTreeMap::from([("TOKEN".to_string(), "good".to_string())])
+                values: BTreeMap::from([("TOKEN".to_string(), "good".to_string())]),
+                refused: 1,
             }
         );
         // Both candidates went through the validator, in order; only the second came back.
@@ -160,7 +161,7 @@ mod windows {
             .ask(&request)
             .await
             .unwrap();
-        assert_eq!(cancelled, AuthAnswer::Cancelled);
+        assert_eq!(cancelled, AuthAnswer::Cancelled { refused: 0 });
     }
 
     #[tokio::test]

@@ -101,7 +101,7 @@ impl Window for AuthWindow {
     }
 
     fn closed(&self) -> Answer {
-        Answer::Authenticate(AuthAnswer::Cancelled)
+        Answer::Authenticate(AuthAnswer::Cancelled { refused: 0 })
     }
 }
 

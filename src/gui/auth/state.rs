@@ -27,6 +27,8 @@ pub struct AuthState {
     job: Option<Job>,
     status: Status,
     decided: Option<Decided<AuthAnswer>>,
+    /// Candidates the validator refused so far, reported with the answer for the audit.
+    refused: u32,
 }
 
 impl AuthState {
@@ -43,6 +45,7 @@ impl AuthState {
             job: None,
             status,
             decided: None,
+            refused: 0,
         }
     }
 
@@ -184,6 +187,7 @@ impl AuthState {
                 self.accept(candidate, now);
             }
             Verdict::Refused(reason) => {
+                self.refused = self.refused.saturating_add(1);
                 self.phase = Phase::Editing;
                 self.status =
                     Status::Error(format!("Session refused ({reason}): check the values."));
@@ -200,7 +204,9 @@ impl AuthState {
             job.cancel();
         }
         self.finish(
-            AuthAnswer::Cancelled,
+            AuthAnswer::Cancelled {
+                refused: self.refused,
+            },
             Feedback::deny("Authentication cancelled."),
             now,
         );
@@ -212,7 +218,12 @@ impl AuthState {
         } else {
             "👍 Values accepted."
         };
-        self.finish(AuthAnswer::Validated { values }, Feedback::allow(text), now);
+        let refused = self.refused;
+        self.finish(
+            AuthAnswer::Validated { values, refused },
+            Feedback::allow(text),
+            now,
+        );
     }
 
     fn finish(&mut self, answer: AuthAnswer, feedback: Feedback, now: f64) {
@@ -286,7 +297,7 @@ mod tests {
         }
         state.validate(1.0, || {});
         let decided = state.decided().unwrap();
-        let AuthAnswer::Validated { values } = &decided.answer else {
+        let AuthAnswer::Validated { values, .. } = &decided.answer else {
             panic!("not validated");
         };
         assert_eq!(values["AWS_ACCESS_KEY_ID"], "AKIA");
@@ -325,7 +336,10 @@ mod tests {
     fn cancel_answers_cancelled() {
         let mut state = aws(None);
         state.cancel(2.0);
-        assert_eq!(state.decided().unwrap().answer, AuthAnswer::Cancelled);
+        assert_eq!(
+            state.decided().unwrap().answer,
+            AuthAnswer::Cancelled { refused: 0 }
+        );
         assert_eq!(state.phase(), Phase::Done);
     }
 }
