@@ -127,23 +127,7 @@ impl Authenticator {
             );
             return Ok(None);
         };
-        let cache_path = request.bucket.session_cache();
-        if cache::session_is_fresh(&cache_path, auth.cache_ttl_seconds, request.now) {
-            audit.record(
-                request.scope,
-                Event::SessionOk,
-                &Reference::none(),
-                Some("cached"),
-            );
-            return Ok(Some(values));
-        }
-        let validator = Validator::of(provider, request.base_env.clone()).map_err(|source| {
-            AuthError::Validator {
-                tool: tool.clone(),
-                source,
-            }
-        })?;
-        let Some(validator) = validator else {
+        let Some(validator) = validator_of(request)? else {
             audit.record(
                 request.scope,
                 Event::SessionOk,
@@ -152,26 +136,9 @@ impl Authenticator {
             );
             return Ok(Some(values));
         };
-        let accepted = validator
-            .accepts(&values)
-            .await
-            .map_err(|source| AuthError::Validator {
-                tool: tool.clone(),
-                source,
-            })?;
-        if accepted {
-            let _ = cache::record_session(&cache_path, request.now);
-            audit.record(request.scope, Event::SessionOk, &Reference::none(), None);
-            Ok(Some(values))
-        } else {
-            audit.record(
-                request.scope,
-                Event::SessionInvalid,
-                &Reference::none(),
-                None,
-            );
-            Ok(None)
-        }
+        Ok(check_session(request, &validator, &values, audit)
+            .await?
+            .then_some(values))
     }
 
     /// Asks the human; persists only a validated candidate.
@@ -182,12 +149,7 @@ impl Authenticator {
     ) -> Result<Vec<(String, String)>, AuthError> {
         let provider = request.provider;
         let tool = provider.tool().to_string();
-        let validator = Validator::of(provider, request.base_env.clone()).map_err(|source| {
-            AuthError::Validator {
-                tool: tool.clone(),
-                source,
-            }
-        })?;
+        let validator = validator_of(request)?;
         let answer = request
             .collector
             .collect(CollectRequest {
@@ -249,16 +211,7 @@ impl Authenticator {
         request: &SessionRequest<'_>,
         audit: &AuditLog,
     ) -> Result<Vec<(String, String)>, AuthError> {
-        let provider = request.provider;
-        let tool = provider.tool().to_string();
-        let auth = &provider.config().auth;
-        let validator = Validator::of(provider, request.base_env.clone()).map_err(|source| {
-            AuthError::Validator {
-                tool: tool.clone(),
-                source,
-            }
-        })?;
-        let Some(validator) = validator else {
+        let Some(validator) = validator_of(request)? else {
             audit.record(
                 request.scope,
                 Event::SessionUnchecked,
@@ -269,35 +222,63 @@ impl Authenticator {
         };
         let lock = self.lock_for(&request.bucket);
         let _held = lock.lock().await;
-        let cache_path = request.bucket.session_cache();
-        if cache::session_is_fresh(&cache_path, auth.cache_ttl_seconds, request.now) {
-            audit.record(
-                request.scope,
-                Event::SessionOk,
-                &Reference::none(),
-                Some("cached"),
-            );
-            return Ok(Vec::new());
-        }
-        let accepted = validator
-            .accepts(&BTreeMap::new())
-            .await
-            .map_err(|source| AuthError::Validator {
-                tool: tool.clone(),
-                source,
-            })?;
-        if accepted {
-            let _ = cache::record_session(&cache_path, request.now);
-            audit.record(request.scope, Event::SessionOk, &Reference::none(), None);
+        if check_session(request, &validator, &BTreeMap::new(), audit).await? {
             Ok(Vec::new())
         } else {
-            audit.record(
-                request.scope,
-                Event::SessionInvalid,
-                &Reference::none(),
-                None,
-            );
-            Err(AuthError::InheritedInvalid { tool })
+            Err(AuthError::InheritedInvalid {
+                tool: request.provider.tool().to_string(),
+            })
         }
     }
+}
+
+/// The provider's validator, with the request's base environment.
+fn validator_of(request: &SessionRequest<'_>) -> Result<Option<Validator>, AuthError> {
+    Validator::of(request.provider, request.base_env.clone()).map_err(|source| {
+        AuthError::Validator {
+            tool: request.provider.tool().to_string(),
+            source,
+        }
+    })
+}
+
+/// Whether the session made of `values` is good: a fresh `.session-cache`, else the validator
+/// (whose success refreshes the cache). Audits `session-ok` or `session-invalid`.
+async fn check_session(
+    request: &SessionRequest<'_>,
+    validator: &Validator,
+    values: &BTreeMap<String, String>,
+    audit: &AuditLog,
+) -> Result<bool, AuthError> {
+    let ttl = request.provider.config().auth.cache_ttl_seconds;
+    let cache_path = request.bucket.session_cache();
+    if cache::session_is_fresh(&cache_path, ttl, request.now) {
+        audit.record(
+            request.scope,
+            Event::SessionOk,
+            &Reference::none(),
+            Some("cached"),
+        );
+        return Ok(true);
+    }
+    let accepted = validator
+        .accepts(values)
+        .await
+        .map_err(|source| AuthError::Validator {
+            tool: request.provider.tool().to_string(),
+            source,
+        })?;
+    if accepted {
+        // The cache only saves a validator run; failing to write it must not fail the call.
+        let _ = cache::record_session(&cache_path, request.now);
+        audit.record(request.scope, Event::SessionOk, &Reference::none(), None);
+    } else {
+        audit.record(
+            request.scope,
+            Event::SessionInvalid,
+            &Reference::none(),
+            None,
+        );
+    }
+    Ok(accepted)
 }
