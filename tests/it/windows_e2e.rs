@@ -211,3 +211,78 @@ async fn the_authentication_window_collects_a_validated_session() {
     );
     assert!(!audit_lines(&root).join("\n").contains("canary"));
 }
+
+#[tokio::test]
+async fn a_lease_decision_made_on_a_stale_state_is_not_applied() {
+    // Two calls on two inactive aliases open two lease windows on the same state revision; both
+    // answer Replace. The first answer is applied; the second finds the revision moved, is not
+    // applied (`target-access-stale`), and its call is denied because its alias is not active.
+    let root = Root::new();
+    install_provider(
+        &root,
+        "kube",
+        "version: \"1\"\nname: kube\ntool: kube\ndescription: k\ncommand: kube\ntargeting:\n  mode: kubectl_context\n",
+        "version: \"1\"\naccept: [\"get pods\"]\n",
+    );
+    install_provider(
+        &root,
+        "idp",
+        &simple_provider("idp", ""),
+        "version: \"1\"\n",
+    );
+    for alias in ["lab", "hml"] {
+        root.write(
+            &format!("providers/kube/targets/{alias}/target.yaml"),
+            &format!(
+                "version: \"1\"\nname: {alias}\ncontext: ctx-{alias}\nidentity:\n  provider: idp\n"
+            ),
+        );
+    }
+    let fake = FakeCli::new(&root, "kube", "echo pods");
+    let script = r#"{"steps": [{"click": "Replace all active"}]}"#;
+    let client = std::sync::Arc::new(mcp_client::start(&root, &gui_env(&fake, script)).await);
+    let calls: Vec<_> = ["lab", "hml"]
+        .into_iter()
+        .map(|alias| {
+            let client = std::sync::Arc::clone(&client);
+            tokio::spawn(async move {
+                client
+                    .call("kube", json!({"target": alias, "args": ["get", "pods"]}))
+                    .await
+            })
+        })
+        .collect();
+    let mut sources = Vec::new();
+    for call in calls {
+        let (result, _) = call.await.unwrap();
+        sources.push(
+            result["decision"]["source"]
+                .as_str()
+                .unwrap_or("none")
+                .to_string(),
+        );
+    }
+    sources.sort();
+    assert_eq!(
+        sources,
+        ["human-deny", "rules"],
+        "{:#?}",
+        audit_lines(&root)
+    );
+    let events = audit_events(&root);
+    assert_eq!(
+        events
+            .iter()
+            .filter(|event| *event == "target-access-replaced")
+            .count(),
+        1,
+        "{events:?}"
+    );
+    assert!(
+        audit_lines(&root)
+            .iter()
+            .any(|line| line.ends_with("retry-required")),
+        "{events:?}"
+    );
+    assert_eq!(fake.launches().len(), 1);
+}
