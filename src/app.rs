@@ -8,8 +8,14 @@ use clap::Parser;
 use crate::cli::{self, Cli, CliError};
 
 pub fn main() -> ExitCode {
-    let parsed = Cli::parse();
-    match run(parsed) {
+    // The MCP server (no argument at all) is the hot, long-lived path: it skips building the
+    // whole control-plane grammar, which keeps that code out of the server's memory.
+    let result = if std::env::args_os().len() <= 1 {
+        serve()
+    } else {
+        run(Cli::parse())
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::Correction(correction)) => {
             // Printed exactly as documented, without the usual prefix.
@@ -28,9 +34,12 @@ fn run(parsed: Cli) -> Result<(), CliError> {
         // The window process answers the server that started it; it needs no config root.
         return Ok(crate::prompt::serve_prompt()?);
     }
-    let root = crate::paths::config_root()?;
     match parsed.command {
-        Some(command) => cli::run(command, &root),
-        None => Ok(crate::mcp::serve(&root)?),
+        Some(command) => cli::run(command, &crate::paths::config_root()?),
+        None => serve(),
     }
+}
+
+fn serve() -> Result<(), CliError> {
+    Ok(crate::mcp::serve(&crate::paths::config_root()?)?)
 }
