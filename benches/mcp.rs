@@ -171,6 +171,17 @@ async fn cold_start(iterations: usize) -> (Duration, u64) {
     (median(samples), idle_rss)
 }
 
+/// RSS of a server with one provider, after initialize and tools/list.
+async fn idle_rss_one_provider() -> u64 {
+    let root = tempfile::tempdir().unwrap();
+    provider(root.path(), "t", "true", "version: \"1\"\n");
+    let server = start(root.path()).await;
+    server.client.list_all_tools().await.unwrap();
+    let rss = status_kib(server.pid, "VmRSS:");
+    let _ = server.client.cancel().await;
+    rss
+}
+
 async fn concurrent_calls() -> Duration {
     let root = tempfile::tempdir().unwrap();
     provider(
@@ -246,8 +257,13 @@ async fn main() {
         start.as_secs_f64() * 1e3
     );
     println!(
-        "idle server RSS                               {:.1} MiB",
+        "idle server RSS, 200 providers                {:.1} MiB",
         idle as f64 / 1024.0
+    );
+    let one = idle_rss_one_provider().await;
+    println!(
+        "idle server RSS, 1 provider                   {:.1} MiB",
+        one as f64 / 1024.0
     );
 
     let wall = concurrent_calls().await;
