@@ -315,12 +315,13 @@ async fn broken_prompts_are_errors() {
     let failing = executable(
         dir.path(),
         "failing",
-        r#"printf '%s\n' '{"protocol":1,"answer":{"operation":"once"}}'; exit 1"#,
+        r#"cat >/dev/null; printf '%s\n' '{"protocol":1,"answer":{"operation":"once"}}'; exit 1"#,
     );
     let error = Prompter::with_program(failing)
         .ask(&operation_request())
         .await
         .unwrap_err();
+    // It reads the whole request first, so the failure is the exit status, not a broken pipe.
     assert!(
         matches!(error, PromptError::NoAnswer(_)),
         "an answer with a failing exit: {error}"
