@@ -183,20 +183,23 @@ impl Dispatcher {
         let applied = {
             let shared = Arc::clone(provider);
             let alias = target.alias().to_string();
+            // The alias was resolved by the envelope; `None` here cannot happen and denies.
             tokio::task::spawn_blocking(move || {
-                let target = shared.target(&alias).ok_or(LeaseError::Clock)?;
-                let now = unix_now()?;
-                let entry = LeaseEntry::grant(target, minutes, now);
-                store.apply(revision, &Change::activation(mode, entry), now)
+                let target = shared.target(&alias)?;
+                let applied = unix_now().and_then(|now| {
+                    let entry = LeaseEntry::grant(target, minutes, now);
+                    store.apply(revision, &Change::activation(mode, entry), now)
+                });
+                Some(applied)
             })
             .await
         };
         match applied {
-            Ok(Ok(_)) => LeaseDecision::Granted {
+            Ok(Some(Ok(_))) => LeaseDecision::Granted {
                 event,
                 detail: format!("for={}min", minutes.get()),
             },
-            Ok(Err(LeaseError::Stale { .. })) => LeaseDecision::Stale {
+            Ok(Some(Err(LeaseError::Stale { .. }))) => LeaseDecision::Stale {
                 active: matches!(status(provider, target.alias()).await, Ok(status) if status.is_active()),
             },
             _ => invalid_state(),
