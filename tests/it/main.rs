@@ -26,6 +26,7 @@ mod prompt;
 mod python_sdk;
 mod registry;
 mod runner;
+mod startup_order;
 mod stdio;
 mod target_cli;
 #[cfg(all(unix, feature = "gui"))]
