@@ -171,15 +171,33 @@ async fn cold_start(iterations: usize) -> (Duration, u64) {
     (median(samples), idle_rss)
 }
 
-/// RSS of a server with one provider, after initialize and tools/list.
-async fn idle_rss_one_provider() -> u64 {
+/// RSS of a server with one provider: after initialize and tools/list, then again after it has
+/// answered `torii_policy` and 100 allowed and denied calls.
+async fn idle_rss_one_provider() -> (u64, u64) {
     let root = tempfile::tempdir().unwrap();
-    provider(root.path(), "t", "true", "version: \"1\"\n");
+    provider(
+        root.path(),
+        "t",
+        "true",
+        "version: \"1\"\naccept: [\"x\"]\ndeny: [\"y\"]\n",
+    );
     let server = start(root.path()).await;
     server.client.list_all_tools().await.unwrap();
-    let rss = status_kib(server.pid, "VmRSS:");
+    let fresh = status_kib(server.pid, "VmRSS:");
+    let mut arguments = Map::new();
+    arguments.insert("provider".into(), json!("t"));
+    server
+        .client
+        .call_tool(CallToolRequestParams::new("torii_policy").with_arguments(arguments))
+        .await
+        .unwrap();
+    for index in 0..100 {
+        let verb = if index % 2 == 0 { "x" } else { "y" };
+        call(&server, "t", &[verb]).await;
+    }
+    let served = status_kib(server.pid, "VmRSS:");
     let _ = server.client.cancel().await;
-    rss
+    (fresh, served)
 }
 
 async fn concurrent_calls() -> Duration {
@@ -260,10 +278,14 @@ async fn main() {
         "idle server RSS, 200 providers                {:.1} MiB",
         idle as f64 / 1024.0
     );
-    let one = idle_rss_one_provider().await;
+    let (fresh, served) = idle_rss_one_provider().await;
     println!(
         "idle server RSS, 1 provider                   {:.1} MiB",
-        one as f64 / 1024.0
+        fresh as f64 / 1024.0
+    );
+    println!(
+        "same server after 100 calls                   {:.1} MiB",
+        served as f64 / 1024.0
     );
 
     let wall = concurrent_calls().await;
