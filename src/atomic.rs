@@ -20,7 +20,8 @@ pub enum Mode {
     Private,
 }
 
-/// Replaces `path` with `contents` atomically (temp file in the same directory, fsync, rename).
+/// Replaces `path` with `contents` atomically (temp file in the same directory, fsync, rename,
+/// fsync of the directory).
 pub fn write(path: &Path, contents: &[u8], mode: Mode) -> Result<(), WriteError> {
     let fail = |source| WriteError {
         path: path.to_path_buf(),
@@ -38,8 +39,22 @@ pub fn write(path: &Path, contents: &[u8], mode: Mode) -> Result<(), WriteError>
     temp.write_all(contents).map_err(fail)?;
     temp.as_file().sync_all().map_err(fail)?;
     temp.persist(path).map_err(|error| fail(error.error))?;
+    sync_directory(dir);
     Ok(())
 }
+
+/// Makes the rename itself survive a power loss. Best effort on purpose: the new file is
+/// already in place, so reporting an error here would tell the caller that the old state
+/// stands when it does not.
+#[cfg(unix)]
+fn sync_directory(dir: &Path) {
+    if let Ok(handle) = std::fs::File::open(dir) {
+        let _ = handle.sync_all();
+    }
+}
+
+#[cfg(not(unix))]
+fn sync_directory(_dir: &Path) {}
 
 #[cfg(unix)]
 fn set_mode(file: &std::fs::File, mode: Mode) -> std::io::Result<()> {
