@@ -3,8 +3,9 @@
 //! The format and matching are Jasper's (version 2: mode, token count and a SHA-256
 //! fingerprint, never argument text). This module only reads and writes the file: a missing or
 //! unreadable file grants nothing, and adding a grant rewrites the file atomically (temporary
-//! file, fsync, rename, owner-only) with expired and malformed entries dropped. Writers in one
-//! server are serialised per file so two approvals never lose each other.
+//! file, fsync, rename, owner-only) with expired and malformed entries dropped. Writers are
+//! serialised per file, within a server and (on Unix) between servers sharing the config root,
+//! so two approvals never lose each other.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -31,10 +32,30 @@ fn writer_lock(path: &Path) -> Arc<Mutex<()>> {
     Arc::clone(locks.entry(path.to_path_buf()).or_default())
 }
 
+/// Locks the directory holding the grants file against writers in other processes, until the
+/// returned handle is dropped. The file itself cannot carry the lock (each write renames a new
+/// file over it) and the book's layout has no lock file for grants; Unix can lock a directory.
+#[cfg(unix)]
+fn other_processes_lock(path: &Path) -> Result<std::fs::File, WriteError> {
+    let fail = |source| WriteError {
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = path
+        .parent()
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let handle = std::fs::File::open(dir).map_err(fail)?;
+    handle.lock().map_err(fail)?;
+    Ok(handle)
+}
+
 /// Adds `entry` to the grants in `path`, dropping expired entries.
 pub fn add(path: &Path, entry: GrantEntry, now: u64) -> Result<(), WriteError> {
     let lock = writer_lock(path);
     let _held = lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    #[cfg(unix)]
+    let _other_processes = other_processes_lock(path)?;
     let mut grants = load(path);
     grants.prune_expired(now);
     grants.push(entry);
@@ -76,6 +97,35 @@ mod tests {
             !text.contains("pods"),
             "grants never store argument text: {text}"
         );
+    }
+
+    /// Two spellings of one directory get two in-process locks, as two servers would; only
+    /// the directory lock keeps their read-modify-write cycles from losing grants.
+    #[cfg(unix)]
+    #[test]
+    fn concurrent_writers_through_different_paths_lose_no_grant() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("provider");
+        std::fs::create_dir(&real).unwrap();
+        let alias = dir.path().join("alias");
+        std::os::unix::fs::symlink(&real, &alias).unwrap();
+        let writers: Vec<_> = [real.join("grants"), alias.join("grants")]
+            .into_iter()
+            .enumerate()
+            .map(|(writer, path)| {
+                std::thread::spawn(move || {
+                    for index in 0..40 {
+                        let operation = format!("{writer}-{index}");
+                        let matcher = jasper::GrantMatcher::exact(&args(&[&operation]));
+                        add(&path, GrantEntry::new(u64::MAX / 2, matcher), 0).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for writer in writers {
+            writer.join().unwrap();
+        }
+        assert_eq!(load(&real.join("grants")).entries().len(), 80);
     }
 
     #[test]
