@@ -13,6 +13,22 @@ pub struct WriteError {
     pub source: std::io::Error,
 }
 
+impl WriteError {
+    pub fn new(path: &Path, source: std::io::Error) -> Self {
+        Self {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// The directory holding `path` (`.` for a bare file name).
+pub fn containing_dir(path: &Path) -> &Path {
+    path.parent()
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
 /// Who may read the new file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -23,14 +39,8 @@ pub enum Mode {
 /// Replaces `path` with `contents` atomically (temp file in the same directory, fsync, rename,
 /// fsync of the directory).
 pub fn write(path: &Path, contents: &[u8], mode: Mode) -> Result<(), WriteError> {
-    let fail = |source| WriteError {
-        path: path.to_path_buf(),
-        source,
-    };
-    let dir = path
-        .parent()
-        .filter(|dir| !dir.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let fail = |source| WriteError::new(path, source);
+    let dir = containing_dir(path);
     let mut temp = tempfile::Builder::new()
         .prefix(".torii-tmp-")
         .tempfile_in(dir)

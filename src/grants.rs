@@ -37,15 +37,8 @@ fn writer_lock(path: &Path) -> Arc<Mutex<()>> {
 /// file over it) and the book's layout has no lock file for grants; Unix can lock a directory.
 #[cfg(unix)]
 fn other_processes_lock(path: &Path) -> Result<std::fs::File, WriteError> {
-    let fail = |source| WriteError {
-        path: path.to_path_buf(),
-        source,
-    };
-    let dir = path
-        .parent()
-        .filter(|dir| !dir.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let handle = std::fs::File::open(dir).map_err(fail)?;
+    let fail = |source| WriteError::new(path, source);
+    let handle = std::fs::File::open(atomic::containing_dir(path)).map_err(fail)?;
     handle.lock().map_err(fail)?;
     Ok(handle)
 }
