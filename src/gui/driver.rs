@@ -66,6 +66,12 @@ pub enum Step {
     WaitUntilEnabled(String),
     /// The window loses focus (a press after it is the click that focuses it again).
     Unfocus,
+    /// Announce this window in `dir` and wait (in real time) until `count` windows have: a
+    /// barrier that lets a test hold several open windows at once without guessing timings.
+    Rendezvous {
+        dir: std::path::PathBuf,
+        count: usize,
+    },
 }
 
 /// A fixed clipboard text.
@@ -210,6 +216,22 @@ pub fn play(harness: &mut DrivenHarness<'_>, step: &Step) -> Result<(), GuiError
             harness.event(egui::Event::WindowFocused(false));
             harness.step();
         }
+        Step::Rendezvous { dir, count } => rendezvous(dir, *count)?,
+    }
+    Ok(())
+}
+
+fn rendezvous(dir: &std::path::Path, count: usize) -> Result<(), GuiError> {
+    let failed = |error: std::io::Error| GuiError::Script(format!("rendezvous: {error}"));
+    std::fs::write(dir.join(std::process::id().to_string()), b"").map_err(failed)?;
+    let started = Instant::now();
+    while std::fs::read_dir(dir).map_err(failed)?.count() < count {
+        if started.elapsed() > REAL_TIMEOUT {
+            return Err(GuiError::Script(format!(
+                "rendezvous: fewer than {count} windows opened"
+            )));
+        }
+        std::thread::sleep(Duration::from_millis(5));
     }
     Ok(())
 }

@@ -214,9 +214,10 @@ async fn the_authentication_window_collects_a_validated_session() {
 
 #[tokio::test]
 async fn a_lease_decision_made_on_a_stale_state_is_not_applied() {
-    // Two calls on two inactive aliases open two lease windows on the same state revision; both
-    // answer Replace. The first answer is applied; the second finds the revision moved, is not
-    // applied (`target-access-stale`), and its call is denied because its alias is not active.
+    // Two calls on two inactive aliases open two lease windows on the same state revision (the
+    // windows wait for each other before answering); both answer Replace. The first answer is
+    // applied; the second finds the revision moved, is not applied (`target-access-stale`), and
+    // its call is denied because its alias is not active.
     let root = Root::new();
     install_provider(
         &root,
@@ -239,8 +240,13 @@ async fn a_lease_decision_made_on_a_stale_state_is_not_applied() {
         );
     }
     let fake = FakeCli::new(&root, "kube", "echo pods");
-    let script = r#"{"steps": [{"click": "Replace all active"}]}"#;
-    let client = std::sync::Arc::new(mcp_client::start(&root, &gui_env(&fake, script)).await);
+    let barrier = tempfile::tempdir().unwrap();
+    let script = json!({"steps": [
+        {"rendezvous": {"dir": barrier.path(), "count": 2}},
+        {"click": "Replace all active"}
+    ]})
+    .to_string();
+    let client = std::sync::Arc::new(mcp_client::start(&root, &gui_env(&fake, &script)).await);
     let calls: Vec<_> = ["lab", "hml"]
         .into_iter()
         .map(|alias| {
