@@ -1,6 +1,7 @@
 //! `torii policy show | edit | check` through the real binary. The editor is a script the test
 //! writes (`$EDITOR`/`$VISUAL`), so every edit is scripted: a bad regex, bad YAML, an empty
-//! file, an unchanged file, failing examples and a target policy created with `--create`.
+//! file, an unchanged file, failing examples, a target policy created with `--create`, and the
+//! reopen question on a pseudo-terminal.
 #![cfg(unix)]
 
 use std::path::{Path, PathBuf};
@@ -495,4 +496,83 @@ fn edit_of_a_missing_shared_policy_needs_create() {
         std::fs::read_to_string(&live).unwrap(),
         "accept: [\"s3 ls\"]\n"
     );
+}
+
+/// Runs `torii policy edit aws` on a pseudo-terminal (util-linux `script`), typing `answer`
+/// at the reopen question. The first editor run writes a draft with a broken regex, later runs
+/// a valid one. Returns whether torii succeeded and everything the terminal showed.
+fn edit_at_a_terminal(root: &Root, answer: &str) -> (bool, String) {
+    use std::io::Write;
+    let runs_file = root.path().join("editor-runs");
+    let bad = root.write("editor/bad.yaml", "deny:\n  - \"/(unclosed/\"\n");
+    let good = root.write("editor/good.yaml", TERMINAL_FIX);
+    let editor = script(
+        root,
+        "fixes-on-second-run",
+        &format!(
+            "echo run >> '{runs}'\nfor last; do :; done\nif [ \"$(wc -l < '{runs}')\" -eq 1 ]; then cat '{bad}' > \"$last\"; else cat '{good}' > \"$last\"; fi\n",
+            runs = runs_file.display(),
+            bad = bad.display(),
+            good = good.display(),
+        ),
+    );
+    let torii = assert_cmd::cargo::cargo_bin("torii");
+    // `timeout` turns a torii that waits forever into a failed test instead of a hung suite.
+    let mut child = std::process::Command::new("timeout")
+        .args(["60", "script", "-q", "-e", "-c"])
+        .arg(format!("'{}' policy edit aws", torii.display()))
+        .arg("/dev/null")
+        .env("TORII_CONFIG_DIR", root.path())
+        .env("TORII_NO_GUI", "1")
+        .env_remove("VISUAL")
+        .env("EDITOR", &editor)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("util-linux `script` runs");
+    // Typed ahead: the terminal keeps the line until torii asks. Stdin stays open until the
+    // end, so `script` never turns an end of input into an answer.
+    let mut keyboard = child.stdin.take().unwrap();
+    keyboard.write_all(answer.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    drop(keyboard);
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+    )
+}
+
+const TERMINAL_FIX: &str = "version: \"1.0\"\naccept: [\"s3 ls\"]\n";
+
+#[test]
+fn at_a_terminal_yes_reopens_the_editor_on_the_rejected_draft() {
+    let root = setup();
+    let (succeeded, screen) = edit_at_a_terminal(&root, "y\n");
+    assert!(succeeded, "{screen}");
+    assert!(screen.contains("the draft was rejected: "), "{screen}");
+    assert!(
+        screen.contains("Reopen the editor to fix it? [y/N]"),
+        "{screen}"
+    );
+    assert_eq!(runs(&root), 2);
+    assert_eq!(
+        std::fs::read_to_string(path(&root, "providers/aws/rules.yaml")).unwrap(),
+        TERMINAL_FIX
+    );
+    assert!(!path(&root, "providers/aws/rules.draft.yaml").exists());
+}
+
+#[test]
+fn at_a_terminal_no_keeps_the_live_file_and_the_rejected_draft() {
+    let root = setup();
+    let (succeeded, screen) = edit_at_a_terminal(&root, "n\n");
+    assert!(!succeeded, "{screen}");
+    assert!(screen.contains("the rejected draft is kept at"), "{screen}");
+    assert_eq!(runs(&root), 1);
+    assert_eq!(
+        std::fs::read_to_string(path(&root, "providers/aws/rules.yaml")).unwrap(),
+        AWS_RULES
+    );
+    assert!(path(&root, "providers/aws/rules.draft.yaml").exists());
 }
