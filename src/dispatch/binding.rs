@@ -31,12 +31,7 @@ pub const AWS_PROFILE_REMOVED_ENV: &[&str] = &[
 /// The arguments placed between the provider's `args_prefix` and the agent's arguments.
 pub fn target_args(provider: &Provider, target: &Target) -> Vec<String> {
     let config = target.config();
-    match provider
-        .config()
-        .targeting
-        .as_ref()
-        .map(|targeting| targeting.mode)
-    {
+    match provider.config().targeting_mode() {
         Some(TargetingMode::KubectlContext) => config
             .context
             .iter()

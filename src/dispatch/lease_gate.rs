@@ -254,12 +254,7 @@ fn invalid_state() -> LeaseDecision {
 /// The binding as the human knows it; shown only in the local window, never to the agent.
 fn binding_text(provider: &Provider, target: &Target) -> String {
     let config = target.config();
-    match provider
-        .config()
-        .targeting
-        .as_ref()
-        .map(|targeting| targeting.mode)
-    {
+    match provider.config().targeting_mode() {
         Some(TargetingMode::AwsProfile) => {
             let mut text = format!(
                 "AWS profile `{}`",

@@ -72,12 +72,7 @@ pub fn locked_options(provider: &Provider) -> Vec<String> {
 }
 
 fn parser_of(provider: &Provider) -> Parser {
-    match provider
-        .config()
-        .targeting
-        .as_ref()
-        .map(|targeting| targeting.mode)
-    {
+    match provider.config().targeting_mode() {
         Some(TargetingMode::AwsProfile) => Parser::Argparse,
         _ => Parser::Pflag,
     }

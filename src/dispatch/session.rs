@@ -45,11 +45,7 @@ impl Dispatcher {
             let removed = provider.config().auth.removed_env.clone();
             return Ok(SessionEnv { set, removed });
         };
-        let mode = provider
-            .config()
-            .targeting
-            .as_ref()
-            .map(|targeting| targeting.mode);
+        let mode = provider.config().targeting_mode();
         match mode {
             Some(TargetingMode::KubectlContext) => {
                 self.preflight(provider, target, scope, now).await
@@ -257,11 +253,7 @@ impl Dispatcher {
             }
             (None, false) => None,
         };
-        let mode = provider
-            .config()
-            .targeting
-            .as_ref()
-            .map(|targeting| targeting.mode);
+        let mode = provider.config().targeting_mode();
         let (identity, base_env) = match (target, mode) {
             (Some(target), Some(TargetingMode::AwsProfile)) => {
                 let profile = target.config().identity.profile.clone().unwrap_or_default();

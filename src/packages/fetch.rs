@@ -12,6 +12,7 @@ use reqwest::Url;
 
 use super::PackageError;
 use super::fs::{CappedReadError, read_capped};
+use crate::errors::chain;
 
 /// Names a PEM file of extra trusted root certificates for catalog and package downloads.
 pub const EXTRA_CA_ENV: &str = "TORII_EXTRA_CA_FILE";
@@ -117,21 +118,6 @@ fn client() -> Result<reqwest::blocking::Client, String> {
         builder = builder.tls_certs_merge(certificates);
     }
     builder.build().map_err(|error| chain(&error))
-}
-
-/// An error and its causes on one line (reqwest keeps the useful part in the sources).
-fn chain(error: &dyn std::error::Error) -> String {
-    let mut message = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        let text = cause.to_string();
-        if !message.contains(&text) {
-            message.push_str(": ");
-            message.push_str(&text);
-        }
-        source = cause.source();
-    }
-    message
 }
 
 #[cfg(test)]

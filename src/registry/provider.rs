@@ -42,6 +42,13 @@ pub struct ProviderConfig {
     pub environment: Environment,
 }
 
+impl ProviderConfig {
+    /// The binding mode, or `None` for a simple provider.
+    pub fn targeting_mode(&self) -> Option<TargetingMode> {
+        self.targeting.as_ref().map(|targeting| targeting.mode)
+    }
+}
+
 /// How a target-aware provider binds an alias.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -51,7 +51,7 @@ pub fn check_provider(config: &ProviderConfig) -> Result<(), FieldError> {
         return Err(FieldError::new("description", "must not be empty"));
     }
     at("command", check_command(&config.command))?;
-    let mode = config.targeting.as_ref().map(|targeting| targeting.mode);
+    let mode = config.targeting_mode();
     if let Some(targeting) = &config.targeting {
         match (targeting.mode, &targeting.locked_options) {
             (TargetingMode::KubectlContext, Some(options)) => {
@@ -290,7 +290,7 @@ pub fn check_target_references(
 ) -> Result<(), FieldError> {
     let identity = &config.identity;
     let wanted = identity.provider.as_str();
-    let Some(mode) = owner.targeting.as_ref().map(|targeting| targeting.mode) else {
+    let Some(mode) = owner.targeting_mode() else {
         return Ok(());
     };
     if mode == TargetingMode::AwsProfile {
