@@ -98,11 +98,17 @@ fn uses_flag(token: &str, flag: &str, parser: Parser) -> bool {
             .is_some_and(|rest| !rest.starts_with('-') && rest.contains(letter));
     }
     let name = token.split_once('=').map_or(token, |(name, _)| name);
+    // kubectl's flag set reads `--client_key` as `--client-key`; argparse does not, but
+    // refusing an underscore spelling that it would reject anyway costs nothing.
+    let (name, flag) = (name.replace('_', "-"), flag.replace('_', "-"));
     if name == flag {
         return true;
     }
     // argparse resolves `--prof` to `--profile`; `--` alone is the end of options.
-    parser == Parser::Argparse && name.len() > 2 && name.starts_with("--") && flag.starts_with(name)
+    parser == Parser::Argparse
+        && name.len() > 2
+        && name.starts_with("--")
+        && flag.starts_with(&name)
 }
 
 fn short_letter(flag: &str) -> Option<char> {
@@ -132,6 +138,17 @@ mod tests {
             } else {
                 "-s"
             };
+            assert!(uses_flag(token, flag, Parser::Pflag), "{token}");
+        }
+        for (token, flag) in [
+            ("--client_key=/tmp/k", "--client-key"),
+            (
+                "--insecure_skip_tls_verify=true",
+                "--insecure-skip-tls-verify",
+            ),
+            ("--tls_server_name", "--tls-server-name"),
+            ("--client-key", "--client_key"),
+        ] {
             assert!(uses_flag(token, flag, Parser::Pflag), "{token}");
         }
         for token in ["--contexts", "--cont", "get", "-n", "--server-side"] {

@@ -208,10 +208,15 @@ async fn every_locked_flag_is_refused_without_a_process_or_a_request() {
     let client = mcp_client::start(&lab.root, &[("PATH", lab.path_env())]).await;
     let mut results = Vec::new();
     for flag in LOCKED {
-        for spelling in [
+        let mut spellings = vec![
             vec![flag.to_string(), VALUE.to_string()],
             vec![format!("{flag}={VALUE}")],
-        ] {
+        ];
+        if let Some(name) = flag.strip_prefix("--").filter(|name| name.contains('-')) {
+            // kubectl reads `--client_key` as `--client-key`.
+            spellings.push(vec![format!("--{}={VALUE}", name.replace('-', "_"))]);
+        }
+        for spelling in spellings {
             for alias in ["lab_a", "lab_b"] {
                 // `get pods` is accepted and the alias is leased: only the lock stops it.
                 let mut args: Vec<String> =
