@@ -39,6 +39,8 @@ fi
 
 export PATH="$BIN:$PATH"
 export TORII_TEST_PYTHON=$VENV/bin/python
+# Everything the tests use is installed above: a missing tool is now a failure, not a skip.
+export TORII_REQUIRE_TEST_TOOLS=1
 
 step "cargo fmt --all -- --check"
 cargo fmt --all -- --check

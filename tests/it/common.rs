@@ -124,3 +124,16 @@ pub fn auth_candidate(values: serde_json::Value) -> serde_json::Value {
 pub fn auth_cancel() -> serde_json::Value {
     serde_json::json!({"authenticate": {"cancelled": {}}})
 }
+
+/// Reports a missing external test tool: a failure when the tools are required (`CI=true`, or
+/// `TORII_REQUIRE_TEST_TOOLS=1`, which scripts/test.sh sets after installing them), otherwise a
+/// skip message on stderr.
+pub fn missing_tool(what: &str) {
+    let required = std::env::var("CI").as_deref() == Ok("true")
+        || std::env::var("TORII_REQUIRE_TEST_TOOLS").as_deref() == Ok("1");
+    assert!(
+        !required,
+        "{what} is required here: scripts/test.sh installs it into .tools"
+    );
+    eprintln!("skipped: {what} is missing (run ./scripts/test.sh)");
+}

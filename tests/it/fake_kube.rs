@@ -172,13 +172,13 @@ fn status_body(code: u16, reason: &str) -> String {
     .to_string()
 }
 
-/// The real `kubectl`: on `PATH`, or where `scripts/test.sh` installs it. Missing means the
-/// test is skipped with a message, except in CI (`CI=true`), where it must fail.
+/// The real `kubectl`, where `scripts/test.sh` installs it or on `PATH`; see
+/// [`crate::common::missing_tool`] for what its absence means.
 pub fn real_kubectl() -> Option<PathBuf> {
     real_tool("kubectl")
 }
 
-/// `name` on `PATH` or in `<repo>/.tools/bin`; skip locally, fail in CI.
+/// `name` in `<repo>/.tools/bin` or on `PATH`.
 pub fn real_tool(name: &str) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
     let installed = Path::new(env!("CARGO_MANIFEST_DIR")).join(".tools/bin");
@@ -194,12 +194,7 @@ pub fn real_tool(name: &str) -> Option<PathBuf> {
                 .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
         });
     if found.is_none() {
-        assert_ne!(
-            std::env::var("CI").as_deref(),
-            Ok("true"),
-            "`{name}` is required in CI: scripts/test.sh installs it into .tools/bin"
-        );
-        eprintln!("skipped: no `{name}` in .tools/bin or on PATH (run scripts/test.sh)");
+        crate::common::missing_tool(&format!("`{name}`"));
     }
     found
 }

@@ -8,6 +8,7 @@ use predicates::prelude::*;
 use torii::registry::Registry;
 
 use crate::common::Root;
+use crate::fake_kube::real_kubectl;
 use crate::leases::{HML_TARGET, STATE, kubectl_root, snapshot_except_leases};
 
 /// Adds the `aws_profile` provider of the book's example to `root`.
@@ -38,33 +39,6 @@ fn stdout_of(assert: &assert_cmd::assert::Assert) -> String {
 
 // ---------------------------------------------------------------------------------------
 // target add kubectl: the context is checked with the real kubectl
-
-/// The real `kubectl`: on `PATH`, or where `scripts/test.sh` installs it. Missing means the
-/// test is skipped with a message, except in CI (`CI=true`), where it must fail.
-fn real_kubectl() -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
-    let on_path = std::env::var_os("PATH")
-        .map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
-        .unwrap_or_default();
-    let installed = Path::new(env!("CARGO_MANIFEST_DIR")).join(".tools/bin");
-    let found = on_path
-        .into_iter()
-        .chain([installed])
-        .map(|dir| dir.join("kubectl"))
-        .find(|path| {
-            std::fs::metadata(path)
-                .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
-        });
-    if found.is_none() {
-        assert_ne!(
-            std::env::var("CI").as_deref(),
-            Ok("true"),
-            "kubectl is required in CI: scripts/test.sh installs it into .tools/bin"
-        );
-        eprintln!("skipped: no kubectl on PATH or in .tools/bin (run scripts/test.sh)");
-    }
-    found
-}
 
 /// A kubeconfig with two contexts; listing contexts needs no server.
 fn kubeconfig(root: &Root) -> PathBuf {
