@@ -41,6 +41,10 @@ pub struct SessionRequest<'a> {
     pub bucket: Bucket,
     /// That provider's persistent `.env`, plus any binding variables, for the validator.
     pub base_env: Vec<(String, String)>,
+    /// Inherited variables the validator must not see: the provider's `removed_env`, plus the
+    /// binding's (for `aws_profile`, ambient AWS credentials and endpoints), exactly as for the
+    /// command itself.
+    pub removed_env: Vec<String>,
     /// Audit scope of the call.
     pub scope: &'a str,
     pub collector: &'a dyn Collector,
@@ -234,11 +238,14 @@ impl Authenticator {
 
 /// The provider's validator, with the request's base environment.
 fn validator_of(request: &SessionRequest<'_>) -> Result<Option<Validator>, AuthError> {
-    Validator::of(request.provider, request.base_env.clone()).map_err(|source| {
-        AuthError::Validator {
-            tool: request.provider.tool().to_string(),
-            source,
-        }
+    Validator::of(
+        request.provider,
+        request.base_env.clone(),
+        request.removed_env.clone(),
+    )
+    .map_err(|source| AuthError::Validator {
+        tool: request.provider.tool().to_string(),
+        source,
     })
 }
 

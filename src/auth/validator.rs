@@ -50,10 +50,12 @@ pub fn inject(
 }
 
 impl Validator {
-    /// The provider's validator, or `None` when it declares none.
+    /// The provider's validator, or `None` when it declares none. `removed_env` is what the
+    /// command itself would not inherit.
     pub fn of(
         provider: &Provider,
         base_env: Vec<(String, String)>,
+        removed_env: Vec<String>,
     ) -> Result<Option<Self>, RunError> {
         let auth = &provider.config().auth;
         let Some(validate) = &auth.validate else {
@@ -64,7 +66,7 @@ impl Validator {
             args: validate.args.clone(),
             base_env,
             inject: injection(provider),
-            removed_env: auth.removed_env.clone(),
+            removed_env,
         }))
     }
 

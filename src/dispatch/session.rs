@@ -37,7 +37,14 @@ impl Dispatcher {
             let set = self
                 .authenticator
                 .ensure(
-                    self.session_request(provider, None, env.to_vec(), scope, now),
+                    self.session_request(
+                        provider,
+                        None,
+                        env.to_vec(),
+                        provider.config().auth.removed_env.clone(),
+                        scope,
+                        now,
+                    ),
                     &self.audit,
                 )
                 .await
@@ -59,6 +66,7 @@ impl Dispatcher {
         provider: &'a Provider,
         target: Option<&Target>,
         base_env: Vec<(String, String)>,
+        removed_env: Vec<String>,
         scope: &'a str,
         now: u64,
     ) -> SessionRequest<'a> {
@@ -66,6 +74,7 @@ impl Dispatcher {
             provider,
             bucket: Bucket::for_call(provider, target),
             base_env,
+            removed_env,
             scope,
             collector: &self.human,
             force: false,
@@ -97,7 +106,14 @@ impl Dispatcher {
             let session = self
                 .authenticator
                 .ensure(
-                    self.session_request(identity, Some(target), base.clone(), scope, now),
+                    self.session_request(
+                        identity,
+                        Some(target),
+                        base.clone(),
+                        removed.clone(),
+                        scope,
+                        now,
+                    ),
                     &self.audit,
                 )
                 .await
@@ -148,7 +164,14 @@ impl Dispatcher {
         let session = self
             .authenticator
             .ensure(
-                self.session_request(provider, Some(target), base.clone(), scope, now),
+                self.session_request(
+                    provider,
+                    Some(target),
+                    base.clone(),
+                    removed.clone(),
+                    scope,
+                    now,
+                ),
                 &self.audit,
             )
             .await
@@ -254,7 +277,7 @@ impl Dispatcher {
             (None, false) => None,
         };
         let mode = provider.config().targeting_mode();
-        let (identity, base_env) = match (target, mode) {
+        let (identity, base_env, removed_env) = match (target, mode) {
             (Some(target), Some(TargetingMode::AwsProfile)) => {
                 let profile = target.config().identity.profile.clone().unwrap_or_default();
                 return Err(ReauthError::NativeProfile { profile });
@@ -263,18 +286,18 @@ impl Dispatcher {
                 let identity = self.registry.identity_provider(target).ok_or_else(|| {
                     ReauthError::UnknownProvider(target.identity_provider().to_string())
                 })?;
-                let (_, binding_env) = binding::target_env(provider, identity, target);
+                let (removed, binding_env) = binding::target_env(provider, identity, target);
                 let mut base = read_env(&identity.env_file_path())
                     .await
                     .map_err(ReauthError::Environment)?;
                 base.extend(binding_env);
-                (identity, base)
+                (identity, base, removed)
             }
             (None, _) => {
                 let base = read_env(&provider.env_file_path())
                     .await
                     .map_err(ReauthError::Environment)?;
-                (provider, base)
+                (provider, base, provider.config().auth.removed_env.clone())
             }
         };
         if identity.config().auth.strategy == crate::registry::Strategy::Inherited {
@@ -283,7 +306,8 @@ impl Dispatcher {
             });
         }
         let scope = super::audit_scope(provider, target);
-        let mut request = self.session_request(identity, target, base_env, &scope, now_epoch());
+        let mut request =
+            self.session_request(identity, target, base_env, removed_env, &scope, now_epoch());
         request.force = true;
         self.authenticator.ensure(request, &self.audit).await?;
         Ok(())

@@ -304,3 +304,57 @@ async fn explicit_deny_on_an_inactive_alias_asks_for_no_lease() {
     assert_eq!(audit_events(&root), ["invoke", "denied-explicit"]);
     assert!(kube.launches().is_empty());
 }
+
+/// An `aws_profile` provider whose validator records what it sees, for a server started with
+/// ambient AWS credentials: the validator must run with the binding's environment, exactly like
+/// the probe and the command, or it would validate the ambient session instead of the profile.
+#[tokio::test]
+async fn an_aws_profile_validator_sees_the_bound_profile_and_no_ambient_credentials() {
+    let root = Root::new();
+    install_provider(
+        &root,
+        "awsp",
+        "version: \"1\"\nname: awsp\ntool: awsp\ndescription: aws by profile\ncommand: awsfake\n\
+         targeting:\n  mode: aws_profile\nauth:\n  strategy: inherited\n  validate:\n    \
+         command: check\n  identity:\n    command: awsfake\n    args: [sts]\n    field: Account\n  \
+         profile_env: AWS_PROFILE\n",
+        "version: \"1\"\naccept: [\"s3 ls\"]\n",
+    );
+    root.write(
+        "providers/awsp/targets/dev/target.yaml",
+        "version: \"1\"\nname: dev\nidentity:\n  provider: awsp\n  profile: dev-profile\n  \
+         expect: \"123456789012\"\n",
+    );
+    let seen = root.path().join("validator-env");
+    let aws = FakeCli::new(&root, "awsfake", "echo '{\"Account\": \"123456789012\"}'");
+    FakeCli::new(
+        &root,
+        "check",
+        &format!(
+            "echo \"key=${{AWS_ACCESS_KEY_ID:-none}} profile=${{AWS_PROFILE:-none}}\" >> '{}'",
+            seen.display()
+        ),
+    );
+    root.torii()
+        .args(["target", "activate", "awsp", "dev", "--for", "5"])
+        .assert()
+        .success();
+    let client = mcp_client::start(
+        &root,
+        &[
+            ("PATH", aws.path_env()),
+            ("AWS_ACCESS_KEY_ID", "AKIAAMBIENTCANARY000".into()),
+        ],
+    )
+    .await;
+    let (result, is_error) = client
+        .call("awsp", json!({"target": "dev", "args": ["s3", "ls"]}))
+        .await;
+    client.close().await;
+    assert!(!is_error, "{result}");
+    assert_eq!(result["execution"]["exit_code"], 0, "{result}");
+    assert_eq!(
+        std::fs::read_to_string(&seen).unwrap(),
+        "key=none profile=dev-profile\n"
+    );
+}
