@@ -61,12 +61,7 @@ pub fn target_env(
     let auth = &identity.config().auth;
     let mut removed: Vec<String> = auth.removed_env.clone();
     let mut set = Vec::new();
-    let is_aws_profile = provider
-        .config()
-        .targeting
-        .as_ref()
-        .is_some_and(|targeting| targeting.mode == TargetingMode::AwsProfile);
-    if is_aws_profile {
+    if provider.config().targeting_mode() == Some(TargetingMode::AwsProfile) {
         removed.extend(AWS_PROFILE_REMOVED_ENV.iter().map(|name| name.to_string()));
     }
     if let (Some(variable), Some(profile)) = (&auth.profile_env, &target.config().identity.profile)
