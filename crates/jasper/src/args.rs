@@ -29,23 +29,67 @@ fn cluster_contains(token: &str, letter: char) -> bool {
         .is_some_and(|rest| !rest.starts_with('-') && rest.contains(letter))
 }
 
-/// True when `token` (before any `=`) abbreviates the long option `flag`: `--deb` for
-/// `--debug`. Python's argparse and GNU `getopt_long` accept any unambiguous prefix of a long
-/// option, so refusing only the full spelling would leave it reachable. Over-matching a prefix
-/// only ever denies.
-fn abbreviates(token: &str, flag: &str) -> bool {
-    if !flag.starts_with("--") {
-        return false;
-    }
+/// A long option's name as a CLI may read it: the part before any `=`, with `_` read as `-`
+/// (Go's pflag, and so kubectl, accepts `--profile_output` for `--profile-output`).
+fn long_name(token: &str) -> Option<String> {
     let name = token.split_once('=').map_or(token, |(name, _)| name);
-    name.len() > 2 && name.starts_with("--") && flag.starts_with(name)
+    name.starts_with("--").then(|| name.replace('_', "-"))
+}
+
+/// True when `token` is the long option `flag` in its `_` spelling too (`--cache_dir=x` for
+/// `--cache-dir`), or (before any `=`) abbreviates it: `--deb` for `--debug`. Python's argparse
+/// and GNU `getopt_long` accept any unambiguous prefix of a long option, so refusing only the
+/// full spelling would leave it reachable. Over-matching only ever denies.
+fn names_long_option(token: &str, flag: &str) -> bool {
+    let (Some(name), Some(flag)) = (long_name(token), long_name(flag)) else {
+        return false;
+    };
+    name == flag || (name.len() > 2 && flag.starts_with(&name))
 }
 
 /// True when `token` uses the forbidden `flag` in any spelling a CLI would accept.
 fn is_forbidden(token: &str, flag: &str) -> bool {
     is_flag(token, flag)
-        || abbreviates(token, flag)
+        || names_long_option(token, flag)
         || short_option_letter(flag).is_some_and(|letter| cluster_contains(token, letter))
+}
+
+/// Every place in `token` where a CLI could start reading a value: the start of the token (a
+/// bare value, a positional), right after any character that is not an ASCII letter or digit
+/// (`--opt=value`, and values inside structured syntax such as the AWS CLI's shorthand
+/// `Key@=file://…`, `[a,file://…]`, `'file://…'`), and, in a single-dash token, right after any
+/// of its letters (`-ovalue`; in a cluster such as `-Aovalue` whichever letter takes the value).
+fn value_starts(token: &str) -> impl Iterator<Item = &str> {
+    let cluster = token.starts_with('-') && !token.starts_with("--");
+    let mut previous: Option<char> = None;
+    token.char_indices().filter_map(move |(index, c)| {
+        let starts = match previous {
+            None => true,
+            Some(before) => !before.is_ascii_alphanumeric() || (cluster && index >= 2),
+        };
+        previous = Some(c);
+        starts.then(|| &token[index..])
+    })
+}
+
+fn starts_with_ignoring_ascii_case(text: &str, prefix: &str) -> bool {
+    text.len() >= prefix.len()
+        && text.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+}
+
+/// The forbidden value prefix (as listed, never the caller's value) found at any value start
+/// of the first offending token (see [`value_starts`]), ignoring ASCII case. CLIs differ in
+/// where they read a value from and some compare prefixes such as `file://` case-insensitively;
+/// over-matching only ever denies.
+pub(crate) fn find_forbidden_value<'a>(args: &[String], prefixes: &'a [String]) -> Option<&'a str> {
+    args.iter().find_map(|token| {
+        prefixes
+            .iter()
+            .find(|prefix| {
+                value_starts(token).any(|value| starts_with_ignoring_ascii_case(value, prefix))
+            })
+            .map(String::as_str)
+    })
 }
 
 /// The forbidden arg (as listed, never the caller's value) hit by the first offending token.
@@ -118,11 +162,85 @@ mod tests {
     }
 
     #[test]
+    fn forbidden_long_options_are_refused_in_their_underscore_spelling() {
+        let forbidden = strings(&["--profile-output", "--cache-dir"]);
+        for token in [
+            "--profile_output=/x",
+            "--cache_dir",
+            "--cache_d",
+            "--profile_out=/x",
+        ] {
+            assert!(
+                find_forbidden(&strings(&["get", token]), &forbidden).is_some(),
+                "{token}"
+            );
+        }
+        assert_eq!(
+            find_forbidden(&strings(&["get", "--cache-dirs"]), &forbidden),
+            None
+        );
+    }
+
+    #[test]
     fn forbidden_reports_the_listed_arg_of_the_first_offending_token() {
         let forbidden = strings(&["-i", "--filename"]);
         let args = strings(&["sql", "--filename=secret.sql", "-i"]);
         assert_eq!(find_forbidden(&args, &forbidden), Some("--filename"));
         assert_eq!(find_forbidden(&strings(&["sql", "-q"]), &forbidden), None);
+    }
+
+    #[test]
+    fn forbidden_values_are_found_in_every_spelling_of_a_value() {
+        let prefixes = strings(&["file://", "go-template-file"]);
+        for token in [
+            "file:///etc/passwd",
+            "FILE:///etc/passwd",
+            "--name=file://x",
+            "--cli-input-json=File://x",
+            "-ofile://x",
+            "-o=file://x",
+            "-ogo-template-file=/x",
+            "-Aogo-template-file=/x",
+            "-RAogo-template-file=/x",
+            "-Ao=go-template-file=/x",
+            "--output=go-template-file=/x",
+            "Go-Template-File=/x",
+            // the AWS CLI's shorthand loads a file inside a structured value
+            "Name=a,Values@=file://x",
+            "Values @ = 'file://x'",
+            "[b,file://x]",
+            "{\"k\":\"file://x\"}",
+        ] {
+            assert!(
+                find_forbidden_value(&strings(&["get", token]), &prefixes).is_some(),
+                "{token}"
+            );
+        }
+        for token in [
+            "files://x",
+            "myfile://x",
+            "--name",
+            "-o",
+            "go-template",
+            "--output=go-template={{.x}}",
+            "x=y",
+            "",
+        ] {
+            assert_eq!(
+                find_forbidden_value(&strings(&["get", token]), &prefixes),
+                None,
+                "{token}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_forbidden_value_reports_the_listed_prefix() {
+        let prefixes = strings(&["fileb://", "file://"]);
+        assert_eq!(
+            find_forbidden_value(&strings(&["s3", "--body", "FILE://secret"]), &prefixes),
+            Some("file://")
+        );
     }
 
     #[test]

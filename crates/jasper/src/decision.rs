@@ -22,6 +22,11 @@ pub enum Decision {
         /// The forbidden argument as listed in the settings (never the caller's value).
         arg: String,
     },
+    /// A raw argument carries a value in `forbidden_value_prefixes`; checked before any rule.
+    ForbiddenValue {
+        /// The forbidden prefix as listed in the settings (never the caller's value).
+        prefix: String,
+    },
 }
 
 impl Decision {
@@ -32,7 +37,7 @@ impl Decision {
             Decision::Allowed { .. } => Some("rules"),
             Decision::Unresolved => None,
             Decision::DeniedExplicit { .. } => Some("explicit-deny"),
-            Decision::Forbidden { .. } => Some("forbidden-arg"),
+            Decision::Forbidden { .. } | Decision::ForbiddenValue { .. } => Some("forbidden-arg"),
         }
     }
 
@@ -49,14 +54,20 @@ impl Decision {
             Decision::Unresolved => "unresolved (no rule decides it)".to_string(),
             Decision::DeniedExplicit { rule } => format!("denied by deny {rule:?}"),
             Decision::Forbidden { arg } => format!("denied by forbidden argument {arg:?}"),
+            Decision::ForbiddenValue { prefix } => {
+                format!("denied by forbidden value prefix {prefix:?}")
+            }
         }
     }
 
-    /// True for [`Decision::DeniedExplicit`] and [`Decision::Forbidden`].
+    /// True for [`Decision::DeniedExplicit`], [`Decision::Forbidden`] and
+    /// [`Decision::ForbiddenValue`].
     pub fn is_denied(&self) -> bool {
         matches!(
             self,
-            Decision::DeniedExplicit { .. } | Decision::Forbidden { .. }
+            Decision::DeniedExplicit { .. }
+                | Decision::Forbidden { .. }
+                | Decision::ForbiddenValue { .. }
         )
     }
 }

@@ -66,10 +66,10 @@ pub enum PolicyError {
         /// The regex crate's explanation.
         reason: String,
     },
-    /// An item of `forbidden_args` or `ignore_args.flags` is unusable.
+    /// An item of `forbidden_args`, `forbidden_value_prefixes` or `ignore_args.flags` is unusable.
     #[error("{field}[{index}]: {problem}")]
     Setting {
-        /// `forbidden_args` or `ignore_args.flags`.
+        /// `forbidden_args`, `forbidden_value_prefixes` or `ignore_args.flags`.
         field: &'static str,
         /// 0-based position of the item.
         index: usize,

@@ -53,7 +53,8 @@ impl Policy {
 
     /// Decides one argument vector (the agent's `args`, exactly as they would run).
     ///
-    /// 1. A raw token equal to a forbidden arg, or `forbidden=...`, is [`Decision::Forbidden`].
+    /// 1. A raw token equal to a forbidden arg, or `forbidden=...`, is [`Decision::Forbidden`];
+    ///    a raw token whose value starts with a forbidden prefix is [`Decision::ForbiddenValue`].
     /// 2. `ignore_args` builds the evaluated vector (evaluation only).
     /// 3. Any deny rule matching it is [`Decision::DeniedExplicit`]; deny always wins.
     /// 4. Any valid accept rule matching it is [`Decision::Allowed`].
@@ -65,10 +66,24 @@ impl Policy {
     /// inside tokens). A space inside a token is therefore indistinguishable from a token
     /// boundary, so accept regexes should be anchored and conservative. When several rules of
     /// the winning kind match, the one written first (prefix or regex alike) is reported.
+    ///
+    /// Deny regexes also search the joined vector with every line break replaced by a space:
+    /// a newline the caller put inside an earlier token cannot stop a deny pattern's `.` (an
+    /// accept regex never gets this second look, so it only ever denies more).
     pub fn evaluate(&self, args: &[String]) -> Evaluation {
         if let Some(arg) = args::find_forbidden(args, &self.settings.forbidden_args) {
             return Evaluation {
                 decision: Decision::Forbidden { arg: arg.into() },
+                ignored_accept_matches: Vec::new(),
+            };
+        }
+        if let Some(prefix) =
+            args::find_forbidden_value(args, &self.settings.forbidden_value_prefixes)
+        {
+            return Evaluation {
+                decision: Decision::ForbiddenValue {
+                    prefix: prefix.into(),
+                },
                 ignored_accept_matches: Vec::new(),
             };
         }
@@ -80,7 +95,7 @@ impl Policy {
             evaluated.join(" ")
         };
 
-        let deny = earliest(prefix.deny, self.deny_regexes.earliest_match(&joined));
+        let deny = earliest(prefix.deny, self.earliest_deny_regex(&joined));
         if let Some(rule) = deny.and_then(|index| self.deny.get(index)) {
             return Evaluation {
                 decision: Decision::DeniedExplicit { rule: rule.clone() },
@@ -102,6 +117,16 @@ impl Policy {
             decision,
             ignored_accept_matches,
         }
+    }
+
+    /// The earliest deny regex matching `joined` as it is or with its line breaks flattened.
+    fn earliest_deny_regex(&self, joined: &str) -> Option<usize> {
+        let as_is = self.deny_regexes.earliest_match(joined);
+        if self.deny_regexes.is_empty() || !joined.contains(['\n', '\r']) {
+            return as_is;
+        }
+        let flattened = joined.replace(['\n', '\r'], " ");
+        earliest(as_is, self.deny_regexes.earliest_match(&flattened))
     }
 
     /// The deny rules as written, in file order.

@@ -11,6 +11,10 @@ pub struct PolicySettings {
     pub minimum_accept_tokens: usize,
     /// Arguments refused anywhere in the raw argv, bare (`-f`) or as `--flag=value`.
     pub forbidden_args: Vec<String>,
+    /// Value prefixes refused anywhere in the raw argv, ignoring ASCII case: in a bare token,
+    /// after `=` (`--opt=value`) or attached to a short option (`-ovalue`). For values a CLI
+    /// turns into a local read, such as the AWS CLI's `file://`.
+    pub forbidden_value_prefixes: Vec<String>,
     /// Arguments dropped from the vector the rules see (never from what runs).
     pub ignore_args: IgnoreArgs,
 }
@@ -30,15 +34,17 @@ impl Default for PolicySettings {
         PolicySettings {
             minimum_accept_tokens: 1,
             forbidden_args: Vec::new(),
+            forbidden_value_prefixes: Vec::new(),
             ignore_args: IgnoreArgs::default(),
         }
     }
 }
 
 impl PolicySettings {
-    /// Every forbidden arg and ignored flag must be one non-empty token.
+    /// Every forbidden arg, forbidden value prefix and ignored flag must be one non-empty token.
     pub(crate) fn validate(&self) -> Result<(), PolicyError> {
         check_tokens("forbidden_args", &self.forbidden_args)?;
+        check_tokens("forbidden_value_prefixes", &self.forbidden_value_prefixes)?;
         check_tokens("ignore_args.flags", &self.ignore_args.flags)
     }
 }

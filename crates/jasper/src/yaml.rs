@@ -79,3 +79,71 @@ fn without_position(message: &str) -> String {
 fn first_line(text: &str) -> String {
     text.lines().next().unwrap_or(text).trim().to_string()
 }
+
+/// A field decoded with `#[serde(deserialize_with = "jasper::yaml::whole_number")]` must be
+/// written as a YAML number. The decoder would otherwise also read the string `"100"` as 100,
+/// so a value of the wrong type would pass unnoticed.
+pub fn whole_number<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: TryFrom<u64>,
+{
+    let value = deserializer.deserialize_any(WholeNumber)?;
+    T::try_from(value)
+        .map_err(|_| serde::de::Error::custom(format!("{value} is too large for this platform")))
+}
+
+/// [`whole_number`] for an optional field (`#[serde(default, deserialize_with = …)]`).
+pub fn optional_whole_number<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: TryFrom<u64>,
+{
+    whole_number(deserializer).map(Some)
+}
+
+struct WholeNumber;
+
+impl serde::de::Visitor<'_> for WholeNumber {
+    type Value = u64;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+        formatter.write_str("a whole number written without quotes")
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<u64, E> {
+        Ok(value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, serde::Deserialize)]
+    struct Knobs {
+        #[serde(deserialize_with = "whole_number")]
+        count: usize,
+        #[serde(default, deserialize_with = "optional_whole_number")]
+        limit: Option<u64>,
+    }
+
+    #[test]
+    fn numbers_must_be_written_as_numbers() {
+        let knobs: Knobs = from_str("count: 3\nlimit: 100\n").unwrap();
+        assert_eq!((knobs.count, knobs.limit), (3, Some(100)));
+        let knobs: Knobs = from_str("count: 0\n").unwrap();
+        assert_eq!(knobs.limit, None);
+        for text in [
+            "count: \"3\"\n",
+            "count: 3\nlimit: \"100\"\n",
+            "count: '3'\n",
+            "count: -1\n",
+            "count: 1.5\n",
+            "count: true\n",
+        ] {
+            let error = from_str::<Knobs>(text).unwrap_err();
+            assert!(error.line.is_some(), "{text}: {error}");
+        }
+    }
+}

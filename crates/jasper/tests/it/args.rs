@@ -2,12 +2,13 @@
 
 use jasper::{Decision, IgnoreArgs, PolicySettings};
 
-use crate::common::{allowed, argv, check_table, denied, forbidden, policy};
+use crate::common::{allowed, argv, check_table, denied, forbidden, forbidden_value, policy};
 
 fn snow_settings() -> PolicySettings {
     PolicySettings {
         minimum_accept_tokens: 1,
         forbidden_args: argv("-f --filename -i --stdin"),
+        forbidden_value_prefixes: Vec::new(),
         ignore_args: IgnoreArgs {
             leading: 0,
             flags: argv("--format -o --output -x"),
@@ -122,4 +123,106 @@ fn leading_drops_the_first_tokens_before_matching() {
             (Vec::new(), Decision::Unresolved),
         ],
     );
+}
+
+fn aws_settings() -> PolicySettings {
+    PolicySettings {
+        minimum_accept_tokens: 2,
+        forbidden_args: argv("--endpoint-url"),
+        forbidden_value_prefixes: argv("file:// fileb://"),
+        ignore_args: IgnoreArgs {
+            leading: 0,
+            flags: argv("--output"),
+        },
+    }
+}
+
+const AWS_RULES: &str = r#"
+version: "1"
+deny: ["secretsmanager get-secret-value"]
+accept: ["ssm get-parameter", "s3 ls"]
+"#;
+
+/// Issue 11, finding 1: `ssm get-parameter --name file://<credentials>` was allowed by an
+/// accept, and the AWS CLI sent the file's content to the endpoint. A value prefix is refused
+/// in every spelling a CLI reads a value from, before any rule.
+#[test]
+fn forbidden_value_prefixes_deny_every_spelling_of_a_value_before_any_rule() {
+    let policy = policy(AWS_RULES, &aws_settings());
+    check_table(
+        &policy,
+        &[
+            (
+                argv("ssm get-parameter --name file:///root/.aws/credentials"),
+                forbidden_value("file://"),
+            ),
+            (
+                argv("ssm get-parameter --name=file://creds.env"),
+                forbidden_value("file://"),
+            ),
+            (
+                argv("ssm get-parameter --name FILE://creds.env"),
+                forbidden_value("file://"),
+            ),
+            (
+                argv("ssm get-parameter --name fileb://creds.env"),
+                forbidden_value("fileb://"),
+            ),
+            // attached to a short option, and even as the value of an ignored flag
+            (argv("s3 ls -xfile://x"), forbidden_value("file://")),
+            (argv("s3 ls --output file://x"), forbidden_value("file://")),
+            // before a deny rule as well, and a forbidden flag comes first
+            (
+                argv("secretsmanager get-secret-value --secret-id file://x"),
+                forbidden_value("file://"),
+            ),
+            (
+                argv("s3 ls --endpoint-url=file://x"),
+                forbidden("--endpoint-url"),
+            ),
+            // anywhere a value can start, e.g. inside the AWS CLI's shorthand syntax
+            (
+                argv("ssm get-parameters --names a,file://x"),
+                forbidden_value("file://"),
+            ),
+            (
+                argv("ssm get-parameter --name /app/file://x"),
+                forbidden_value("file://"),
+            ),
+            // not at a value start: left to the rules
+            (
+                argv("ssm get-parameter --name profile://x"),
+                allowed("ssm get-parameter"),
+            ),
+            (
+                argv("ssm get-parameter --name files"),
+                allowed("ssm get-parameter"),
+            ),
+        ],
+    );
+}
+
+#[test]
+fn a_forbidden_value_reports_the_listed_prefix_not_the_value() {
+    let policy = policy(AWS_RULES, &aws_settings());
+    let evaluation = policy.evaluate(&argv("ssm get-parameter --name file:///secret/path"));
+    assert_eq!(evaluation.decision, forbidden_value("file://"));
+    assert_eq!(evaluation.decision.source(), Some("forbidden-arg"));
+    assert!(!evaluation.decision.describe().contains("secret"));
+}
+
+#[test]
+fn a_blank_forbidden_value_prefix_is_refused_at_compile_time() {
+    let rules = jasper::parse_rules(AWS_RULES).unwrap();
+    for bad in ["", "file:// x"] {
+        let settings = PolicySettings {
+            forbidden_value_prefixes: vec![bad.to_string()],
+            ..aws_settings()
+        };
+        let error = jasper::Policy::compile(&rules, &settings).unwrap_err();
+        assert!(
+            error.to_string().starts_with("forbidden_value_prefixes[0]"),
+            "{error}"
+        );
+    }
 }

@@ -32,6 +32,12 @@ pub fn forbidden(arg: &str) -> Decision {
     Decision::Forbidden { arg: arg.into() }
 }
 
+pub fn forbidden_value(prefix: &str) -> Decision {
+    Decision::ForbiddenValue {
+        prefix: prefix.into(),
+    }
+}
+
 /// Evaluates every `(vector, expected)` row and reports all mismatches at once.
 pub fn check_table(policy: &Policy, table: &[(Vec<String>, Decision)]) {
     let failures: Vec<String> = table

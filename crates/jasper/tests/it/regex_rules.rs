@@ -116,16 +116,61 @@ deny:
             ),
         ],
     );
-    // Without s, `.` stops at a newline; without m, ^ is the start of the joined argv.
-    let strict = policy(
-        "deny: [\"/select.*grant/\", \"/^delete/\"]",
-        &with_minimum(1),
-    );
+    // Without m, ^ is the start of the joined argv, even for a deny.
+    let strict = policy("deny: [\"/^delete/\"]", &with_minimum(1));
     check_table(
         &strict,
+        &[(tokens(&["q", "x\ndelete"]), Decision::Unresolved)],
+    );
+    // Without s, an accept's `.` stops at a newline.
+    let accepting = policy("accept: [\"/^q select.*from t$/\"]", &with_minimum(1));
+    check_table(
+        &accepting,
         &[
-            (tokens(&["q", "select 1\ngrant"]), Decision::Unresolved),
-            (tokens(&["q", "x\ndelete"]), Decision::Unresolved),
+            (
+                tokens(&["q", "select 1 from t"]),
+                allowed("/^q select.*from t$/"),
+            ),
+            (tokens(&["q", "select 1\nfrom t"]), Decision::Unresolved),
+        ],
+    );
+}
+
+/// Issue 11, finding 3: `--cli-read-timeout "5\n" --with-decryption` slipped past the aws
+/// readonly deny `/^ssm .*--with-decryption/`, whose `.` does not cross the newline the agent
+/// put inside an earlier token. Deny regexes also see the vector with line breaks flattened.
+#[test]
+fn a_newline_inside_a_token_cannot_stop_a_deny_pattern() {
+    let rules = "deny: [\"/^ssm .*--with-decryption/\", \"/select.*grant/\"]\naccept: [ssm get-parameter]\n";
+    let policy = policy(rules, &with_minimum(1));
+    check_table(
+        &policy,
+        &[
+            (
+                tokens(&[
+                    "ssm",
+                    "get-parameter",
+                    "--cli-read-timeout",
+                    "5\n",
+                    "--with-decryption",
+                ]),
+                denied("/^ssm .*--with-decryption/"),
+            ),
+            (
+                tokens(&[
+                    "ssm",
+                    "get-parameter",
+                    "--name",
+                    "a\r\nb",
+                    "--with-decryption",
+                ]),
+                denied("/^ssm .*--with-decryption/"),
+            ),
+            (tokens(&["q", "select 1\ngrant"]), denied("/select.*grant/")),
+            (
+                tokens(&["ssm", "get-parameter", "--name", "a\nb"]),
+                allowed("ssm get-parameter"),
+            ),
         ],
     );
 }
