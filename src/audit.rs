@@ -42,6 +42,9 @@ pub enum Event {
     TargetAccessCleared,
     ReauthForced,
     Ran,
+    /// Provider children will not be confined to stay out of the config root (the kernel
+    /// cannot enforce it); detail: the `child_confinement` setting.
+    ConfinementUnavailable,
 }
 
 impl Event {
@@ -76,6 +79,7 @@ impl Event {
             Event::TargetAccessCleared => "target-access-cleared",
             Event::ReauthForced => "reauth-forced",
             Event::Ran => "ran",
+            Event::ConfinementUnavailable => "confinement-unavailable",
         }
     }
 }
@@ -115,17 +119,24 @@ fn clip(token: &str) -> String {
     }
 }
 
-/// Line breaks (and other control characters) become spaces and `|` becomes `¦`, so one
-/// event is always one line with exactly the expected columns.
+/// Characters that break a line or reorder a display for some reader: control characters
+/// (Cc), format characters (Cf: bidi embeddings, overrides and isolates, zero-width joiners,
+/// U+FEFF…), the line and paragraph separators U+2028 and U+2029 (Zl, Zp), and code points
+/// with no meaning yet (Cn) or a private one (Co), which a reader may render as anything.
+static UNSAFE_CHARS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    // A literal pattern of Unicode classes the regex crate always knows.
+    regex::Regex::new(r"[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cn}\p{Co}]")
+        .unwrap_or_else(|_| unreachable!("the pattern is a constant"))
+});
+
+/// Unsafe characters (see [`UNSAFE_CHARS`]) become spaces and `|` becomes `¦`, so one event is
+/// always one line with exactly the expected columns, in every reader and display.
 fn sanitize(field: &str) -> String {
-    field
-        .chars()
-        .map(|c| match c {
-            '|' => '¦',
-            c if c.is_control() => ' ',
-            c => c,
-        })
-        .collect()
+    let piped = field.replace('|', "¦");
+    if piped.bytes().all(|byte| (0x20..0x7f).contains(&byte)) {
+        return piped;
+    }
+    UNSAFE_CHARS.replace_all(&piped, " ").into_owned()
 }
 
 /// Formats one audit line (without the trailing newline).
@@ -236,6 +247,35 @@ mod tests {
         let line = format_line(1, "p|q\n", Event::Invoke, &reference, Some("x|y\nz"));
         assert_eq!(line.matches(" | ").count(), 4, "{line}");
         assert!(!line.contains('\n') && !line.contains('\r'), "{line}");
+    }
+
+    /// Issue 11, finding 8: Unicode line separators and bidi controls passed through, so a
+    /// Unicode-aware reader could see a forged line or a reordered one.
+    #[test]
+    fn unicode_separators_and_format_characters_cannot_forge_lines() {
+        let forged = [
+            "\u{2028}1 | aws | allowed-by-rules | x",
+            "\u{2029}p",
+            "\u{202E}reversed\u{202C}",
+            "\u{2066}isolate\u{2069}",
+            "\u{200B}zero\u{200D}width\u{FEFF}",
+            "\u{0085}next-line",
+            "\u{061C}arabic-mark",
+            "\u{E000}private",
+        ];
+        for token in forged {
+            let reference = Reference::from_args(&[token, token]);
+            let line = format_line(1, token, Event::Invoke, &reference, Some(token));
+            assert_eq!(line.matches(" | ").count(), 4, "{line:?}");
+            let unsafe_char = line.chars().find(|c| UNSAFE_CHARS.is_match(&c.to_string()));
+            assert_eq!(unsafe_char, None, "{line:?}");
+        }
+        // Ordinary text in any script is kept.
+        let reference = Reference::from_args(&["ação", "日本語"]);
+        assert_eq!(
+            format_line(1, "aws", Event::Invoke, &reference, None),
+            "1 | aws | invoke | ação 日本語"
+        );
     }
 
     #[test]

@@ -15,11 +15,14 @@ use jasper::{GrantEntry, Grants};
 
 use crate::atomic::{self, Mode, WriteError};
 
+/// Far above any real grants file (one short line per grant).
+const MAX_GRANTS_BYTES: u64 = crate::files::SMALL_FILE_BYTES;
+
 /// The grants in `path`, as of now. Anything that cannot be read grants nothing.
 pub fn load(path: &Path) -> Grants {
-    match std::fs::read_to_string(path) {
-        Ok(text) => Grants::parse(&text),
-        Err(_) => Grants::empty(),
+    match crate::files::read_optional_text(path, MAX_GRANTS_BYTES) {
+        Ok(Some(text)) => Grants::parse(&text),
+        Ok(None) | Err(_) => Grants::empty(),
     }
 }
 

@@ -8,8 +8,10 @@ pub mod atomic;
 pub mod audit;
 pub mod auth;
 pub mod cli;
+pub mod confine;
 pub mod dispatch;
 pub mod errors;
+pub mod files;
 pub mod grants;
 #[cfg(feature = "gui")]
 mod gui;
@@ -22,4 +24,5 @@ pub mod policy;
 pub mod prompt;
 pub mod registry;
 pub mod runner;
+pub mod secret;
 pub mod settings;

@@ -21,6 +21,8 @@ pub struct Settings {
     pub default_grant_minutes: u64,
     /// Initial duration of a target lease.
     pub default_target_minutes: u64,
+    /// Whether a provider child may start when it cannot be kept out of the config root.
+    pub child_confinement: crate::confine::Mode,
 }
 
 impl Default for Settings {
@@ -29,6 +31,7 @@ impl Default for Settings {
             max_output_bytes: 262_144,
             default_grant_minutes: 2,
             default_target_minutes: 15,
+            child_confinement: crate::confine::Mode::BestEffort,
         }
     }
 }
@@ -65,17 +68,21 @@ fn position(error: &jasper::yaml::YamlError) -> String {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawSettings {
+    #[serde(default, deserialize_with = "jasper::yaml::optional_whole_number")]
     max_output_bytes: Option<u64>,
+    #[serde(default, deserialize_with = "jasper::yaml::optional_whole_number")]
     default_grant_minutes: Option<u64>,
+    #[serde(default, deserialize_with = "jasper::yaml::optional_whole_number")]
     default_target_minutes: Option<u64>,
+    child_confinement: Option<crate::confine::Mode>,
 }
 
 impl Settings {
     /// Loads `path`; a missing file gives the defaults.
     pub fn load(path: &Path) -> Result<Self, SettingsError> {
-        match std::fs::read_to_string(path) {
-            Ok(text) => Self::parse(path, &text),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
+        match crate::files::read_optional_text(path, crate::files::SMALL_FILE_BYTES) {
+            Ok(Some(text)) => Self::parse(path, &text),
+            Ok(None) => Ok(Self::default()),
             Err(source) => Err(SettingsError::Read {
                 path: path.to_path_buf(),
                 source,
@@ -136,6 +143,7 @@ impl Settings {
                 raw.default_target_minutes,
                 defaults.default_target_minutes,
             )?,
+            child_confinement: raw.child_confinement.unwrap_or(defaults.child_confinement),
         })
     }
 
@@ -149,10 +157,15 @@ impl Settings {
              # Initial duration, in minutes, offered for a temporary grant.\n\
              default_grant_minutes: {}\n\
              # Initial duration, in minutes (1-1440), of a target lease.\n\
-             default_target_minutes: {}\n",
+             default_target_minutes: {}\n\
+             # Provider children never read or write this directory (Linux Landlock). Where the\n\
+             # kernel cannot enforce that: best-effort starts them anyway and says so once;\n\
+             # required refuses to start them.\n\
+             child_confinement: {}\n",
             defaults.max_output_bytes,
             defaults.default_grant_minutes,
-            defaults.default_target_minutes
+            defaults.default_target_minutes,
+            defaults.child_confinement.as_str()
         )
     }
 }
@@ -195,6 +208,54 @@ mod tests {
             assert!(message.contains("/r/settings.yaml"), "{message}");
             assert!(message.contains(field), "{message}");
         }
+    }
+
+    #[test]
+    fn child_confinement_is_best_effort_or_required() {
+        assert_eq!(
+            parse("child_confinement: required\n")
+                .unwrap()
+                .child_confinement,
+            crate::confine::Mode::Required
+        );
+        assert_eq!(
+            parse("child_confinement: best-effort\n")
+                .unwrap()
+                .child_confinement,
+            crate::confine::Mode::BestEffort
+        );
+        let message = parse("child_confinement: off\n").unwrap_err().to_string();
+        assert!(message.starts_with("/r/settings.yaml:1"), "{message}");
+    }
+
+    /// Issue 11, finding 13: `max_output_bytes: "100"` (a string) was read as a number.
+    #[test]
+    fn numbers_written_as_strings_are_refused() {
+        for text in [
+            "max_output_bytes: \"100\"\n",
+            "default_grant_minutes: '2'\n",
+            "default_target_minutes: \"15\"\n",
+        ] {
+            let message = parse(text).unwrap_err().to_string();
+            assert!(message.starts_with("/r/settings.yaml:1"), "{message}");
+            assert!(message.contains("without quotes"), "{message}");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_settings_file_is_refused_without_hanging() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.yaml");
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(&path)
+                .status()
+                .unwrap()
+                .success()
+        );
+        let message = Settings::load(&path).unwrap_err().to_string();
+        assert!(message.contains("not a regular file"), "{message}");
     }
 
     #[test]

@@ -10,9 +10,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::atomic::{self, Mode, WriteError};
 
+/// A cache is one short line or record; anything bigger is not one.
+const MAX_CACHE_BYTES: u64 = 4096;
+
 /// Whether `path` records a validation younger than `ttl_seconds`.
 pub fn session_is_fresh(path: &Path, ttl_seconds: u64, now: u64) -> bool {
-    let Ok(text) = std::fs::read_to_string(path) else {
+    let Ok(Some(text)) = crate::files::read_optional_text(path, MAX_CACHE_BYTES) else {
         return false;
     };
     text.trim()
@@ -35,7 +38,7 @@ struct IdentityRecord {
 
 /// The identity confirmed within `ttl_seconds`, if any.
 pub fn fresh_identity(path: &Path, ttl_seconds: u64, now: u64) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = crate::files::read_optional_text(path, MAX_CACHE_BYTES).ok()??;
     let record: IdentityRecord = jasper::yaml::from_str(&text).ok()?;
     let fresh =
         record.version == "1" && record.checked_at <= now && now - record.checked_at < ttl_seconds;

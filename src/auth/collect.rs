@@ -6,6 +6,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use crate::registry::AuthField;
+use crate::secret::Secret;
 
 use super::validator::Validator;
 
@@ -26,7 +27,7 @@ pub enum Collected {
     /// A candidate that passed validation (or any complete candidate when there is no
     /// validator), after `refused` candidates were rejected.
     Validated {
-        values: BTreeMap<String, String>,
+        values: BTreeMap<String, Secret>,
         refused: u32,
     },
     /// Cancelled, or no human could be asked; `reason` is worded for the agent.
@@ -42,14 +43,14 @@ pub trait Collector: Send + Sync {
 }
 
 /// Required fields the candidate leaves empty, by name.
-pub fn missing_required(fields: &[AuthField], values: &BTreeMap<String, String>) -> Vec<String> {
+pub fn missing_required(fields: &[AuthField], values: &BTreeMap<String, Secret>) -> Vec<String> {
     fields
         .iter()
         .filter(|field| {
             field.required
                 && values
                     .get(&field.name)
-                    .is_none_or(|value| value.trim().is_empty())
+                    .is_none_or(|value| value.expose().trim().is_empty())
         })
         .map(|field| field.name.clone())
         .collect()

@@ -8,12 +8,13 @@ use std::path::Path;
 
 use crate::atomic::{self, Mode, WriteError};
 use crate::runner::EnvFileError;
+use crate::secret::Secret;
 
 use super::cache::ensure_parent;
 
 /// The stored values, or `None` when there is no file yet.
-pub fn read(path: &Path) -> Result<Option<BTreeMap<String, String>>, EnvFileError> {
-    if !path.exists() {
+pub fn read(path: &Path) -> Result<Option<BTreeMap<String, Secret>>, EnvFileError> {
+    if std::fs::symlink_metadata(path).is_err() {
         return Ok(None);
     }
     Ok(Some(
@@ -22,12 +23,12 @@ pub fn read(path: &Path) -> Result<Option<BTreeMap<String, String>>, EnvFileErro
 }
 
 /// Replaces the file with `values`.
-pub fn write(path: &Path, values: &BTreeMap<String, String>) -> Result<(), WriteError> {
+pub fn write(path: &Path, values: &BTreeMap<String, Secret>) -> Result<(), WriteError> {
     ensure_parent(path)?;
     let mut text =
         String::from("# Collected and validated by Torii. Secret: do not share or commit.\n");
     for (name, value) in values {
-        text.push_str(&format!("{name}=\"{}\"\n", escape(value)));
+        text.push_str(&format!("{name}=\"{}\"\n", escape(value.expose())));
     }
     atomic::write(path, text.as_bytes(), Mode::Private)
 }
@@ -57,14 +58,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("b/auth/credentials.env");
         assert_eq!(read(&path).unwrap(), None);
-        let values: BTreeMap<String, String> = [
+        let values: BTreeMap<String, Secret> = [
             ("A", "plain"),
             ("B", "with \"quotes\" and \\ backslash"),
             ("C", "multi\nline\ttoken $HOME #not-a-comment"),
             ("D", ""),
         ]
         .into_iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .map(|(k, v)| (k.to_string(), Secret::from(v)))
         .collect();
         write(&path, &values).unwrap();
         assert_eq!(read(&path).unwrap(), Some(values));

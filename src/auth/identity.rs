@@ -9,8 +9,10 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 use crate::audit::{AuditLog, Event, Reference};
+use crate::confine::Confinement;
 use crate::registry::IdentityProbe;
 use crate::runner::{self, Launch};
+use crate::secret::EnvVars;
 
 use super::AuthError;
 use super::bucket::Bucket;
@@ -21,10 +23,11 @@ use super::cache;
 pub struct Probe {
     pub program: PathBuf,
     pub args: Vec<String>,
-    pub env: Vec<(String, String)>,
+    pub env: EnvVars,
     pub removed_env: Vec<String>,
     pub field: String,
     pub ttl_seconds: u64,
+    pub confinement: Confinement,
 }
 
 impl Probe {
@@ -34,8 +37,9 @@ impl Probe {
         probe: &IdentityProbe,
         ttl_seconds: u64,
         binding_args: Vec<String>,
-        env: Vec<(String, String)>,
+        env: EnvVars,
         removed_env: Vec<String>,
+        confinement: &Confinement,
     ) -> Result<Self, runner::RunError> {
         let mut args = probe.args.clone();
         let chooses_output = args
@@ -52,6 +56,7 @@ impl Probe {
             removed_env,
             field: probe.field.clone(),
             ttl_seconds,
+            confinement: confinement.clone(),
         })
     }
 
@@ -63,6 +68,7 @@ impl Probe {
             env_overlay: self.env.clone(),
             env_remove: self.removed_env.clone(),
             max_output_bytes: 64 * 1024,
+            confinement: self.confinement.clone(),
         };
         let execution = runner::run(launch)
             .await

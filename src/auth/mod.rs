@@ -32,7 +32,9 @@ pub use identity::{Probe, confirm as confirm_identity};
 pub use validator::{Validator, inject, injection};
 
 use crate::audit::{AuditLog, Event, Reference};
+use crate::confine::Confinement;
 use crate::registry::{Provider, Strategy};
+use crate::secret::{EnvVars, Secret};
 
 /// One session to make ready.
 pub struct SessionRequest<'a> {
@@ -40,7 +42,7 @@ pub struct SessionRequest<'a> {
     pub provider: &'a Provider,
     pub bucket: Bucket,
     /// That provider's persistent `.env`, plus any binding variables, for the validator.
-    pub base_env: Vec<(String, String)>,
+    pub base_env: EnvVars,
     /// Inherited variables the validator must not see: the provider's `removed_env`, plus the
     /// binding's (for `aws_profile`, ambient AWS credentials and endpoints), exactly as for the
     /// command itself.
@@ -51,6 +53,8 @@ pub struct SessionRequest<'a> {
     /// `torii reauth`: collect a new session even if the stored one is valid.
     pub force: bool,
     pub now: u64,
+    /// Keeps the validator out of the config root.
+    pub confinement: &'a Confinement,
 }
 
 /// Per-bucket locks, shared by every call of one server (or one CLI command).
@@ -82,7 +86,7 @@ impl Authenticator {
         &self,
         request: SessionRequest<'_>,
         audit: &AuditLog,
-    ) -> Result<Vec<(String, String)>, AuthError> {
+    ) -> Result<EnvVars, AuthError> {
         let auth = &request.provider.config().auth;
         let tool = request.provider.tool().to_string();
         match auth.strategy {
@@ -110,7 +114,7 @@ impl Authenticator {
         &self,
         request: &SessionRequest<'_>,
         audit: &AuditLog,
-    ) -> Result<Option<BTreeMap<String, String>>, AuthError> {
+    ) -> Result<Option<BTreeMap<String, Secret>>, AuthError> {
         let provider = request.provider;
         let tool = provider.tool().to_string();
         let auth = &provider.config().auth;
@@ -150,7 +154,7 @@ impl Authenticator {
         &self,
         request: &SessionRequest<'_>,
         audit: &AuditLog,
-    ) -> Result<Vec<(String, String)>, AuthError> {
+    ) -> Result<EnvVars, AuthError> {
         let provider = request.provider;
         let tool = provider.tool().to_string();
         let validator = validator_of(request)?;
@@ -179,7 +183,7 @@ impl Authenticator {
             Collected::Validated { values, .. } => {
                 // Only declared fields are ever stored.
                 let fields = &provider.config().auth.fields;
-                let values: BTreeMap<String, String> = values
+                let values: BTreeMap<String, Secret> = values
                     .into_iter()
                     .filter(|(name, _)| fields.iter().any(|field| &field.name == name))
                     .collect();
@@ -214,7 +218,7 @@ impl Authenticator {
         &self,
         request: &SessionRequest<'_>,
         audit: &AuditLog,
-    ) -> Result<Vec<(String, String)>, AuthError> {
+    ) -> Result<EnvVars, AuthError> {
         let Some(validator) = validator_of(request)? else {
             audit.record(
                 request.scope,
@@ -242,6 +246,7 @@ fn validator_of(request: &SessionRequest<'_>) -> Result<Option<Validator>, AuthE
         request.provider,
         request.base_env.clone(),
         request.removed_env.clone(),
+        request.confinement,
     )
     .map_err(|source| AuthError::Validator {
         tool: request.provider.tool().to_string(),
@@ -254,7 +259,7 @@ fn validator_of(request: &SessionRequest<'_>) -> Result<Option<Validator>, AuthE
 async fn check_session(
     request: &SessionRequest<'_>,
     validator: &Validator,
-    values: &BTreeMap<String, String>,
+    values: &BTreeMap<String, Secret>,
     audit: &AuditLog,
 ) -> Result<bool, AuthError> {
     let ttl = request.provider.config().auth.cache_ttl_seconds;

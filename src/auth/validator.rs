@@ -5,8 +5,10 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use crate::confine::Confinement;
 use crate::registry::{Provider, Strategy};
 use crate::runner::{self, Launch, RunError};
+use crate::secret::{EnvVars, Secret};
 
 /// Everything needed to check one candidate session, without any collected value.
 #[derive(Debug, Clone)]
@@ -14,10 +16,11 @@ pub struct Validator {
     pub program: PathBuf,
     pub args: Vec<String>,
     /// The provider's `.env` (and, for a target binding, its profile variables).
-    pub base_env: Vec<(String, String)>,
+    pub base_env: EnvVars,
     /// `(variable, field)`: how collected fields reach the validator and the child.
     pub inject: Vec<(String, String)>,
     pub removed_env: Vec<String>,
+    pub confinement: Confinement,
 }
 
 /// How collected fields become environment variables.
@@ -35,10 +38,7 @@ pub fn injection(provider: &Provider) -> Vec<(String, String)> {
 }
 
 /// The injected variables for `values`.
-pub fn inject(
-    inject: &[(String, String)],
-    values: &BTreeMap<String, String>,
-) -> Vec<(String, String)> {
+pub fn inject(inject: &[(String, String)], values: &BTreeMap<String, Secret>) -> EnvVars {
     inject
         .iter()
         .filter_map(|(variable, field)| {
@@ -54,8 +54,9 @@ impl Validator {
     /// command itself would not inherit.
     pub fn of(
         provider: &Provider,
-        base_env: Vec<(String, String)>,
+        base_env: EnvVars,
         removed_env: Vec<String>,
+        confinement: &Confinement,
     ) -> Result<Option<Self>, RunError> {
         let auth = &provider.config().auth;
         let Some(validate) = &auth.validate else {
@@ -67,11 +68,12 @@ impl Validator {
             base_env,
             inject: injection(provider),
             removed_env,
+            confinement: confinement.clone(),
         }))
     }
 
     /// Whether the session made of `values` is accepted (exit code 0).
-    pub async fn accepts(&self, values: &BTreeMap<String, String>) -> Result<bool, RunError> {
+    pub async fn accepts(&self, values: &BTreeMap<String, Secret>) -> Result<bool, RunError> {
         let mut env = self.base_env.clone();
         env.extend(inject(&self.inject, values));
         let launch = Launch {
@@ -81,6 +83,7 @@ impl Validator {
             env_remove: self.removed_env.clone(),
             // Only the exit code matters; keep nothing of what it prints.
             max_output_bytes: 1,
+            confinement: self.confinement.clone(),
         };
         Ok(runner::run(launch).await?.exit_code == 0)
     }

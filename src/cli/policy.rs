@@ -149,9 +149,10 @@ fn show(provider: &Provider, target: Option<&Target>) -> Result<(), CliError> {
     let settings = settings(provider);
     crate::human::data(&format!("# {}", describe(provider, &effective)));
     crate::human::data(&format!(
-        "# provider.yaml policy: minimum_accept_tokens {}, forbidden_args {:?}, ignore_args leading {} flags {:?}",
+        "# provider.yaml policy: minimum_accept_tokens {}, forbidden_args {:?}, forbidden_value_prefixes {:?}, ignore_args leading {} flags {:?}",
         settings.minimum_accept_tokens.max(1),
         settings.forbidden_args,
+        settings.forbidden_value_prefixes,
         settings.ignore_args.leading,
         settings.ignore_args.flags
     ));
@@ -360,6 +361,7 @@ fn parts(decision: &Decision) -> (&'static str, Option<&'static str>, Option<&st
     let rule = match decision {
         Decision::Allowed { rule } | Decision::DeniedExplicit { rule } => Some(rule.as_str()),
         Decision::Forbidden { arg } => Some(arg.as_str()),
+        Decision::ForbiddenValue { prefix } => Some(prefix.as_str()),
         Decision::Unresolved => None,
     };
     (word, decision.source(), rule)
@@ -392,6 +394,9 @@ fn check_one(
     crate::human::data(&format!("source: {}", source.unwrap_or("-")));
     let rule_line = match (&decision, rule) {
         (Decision::Forbidden { .. }, Some(arg)) => format!("rule: forbidden_args {arg:?}"),
+        (Decision::ForbiddenValue { .. }, Some(prefix)) => {
+            format!("rule: forbidden_value_prefixes {prefix:?}")
+        }
         (_, Some(rule)) => format!("rule: {rule}"),
         (_, None) => "rule: -".to_string(),
     };

@@ -6,6 +6,7 @@
 //! in the audit log.
 
 use crate::registry::{Provider, Target, TargetingMode};
+use crate::secret::{EnvVars, Secret};
 
 /// Inherited variables removed from an `aws_profile` child: credentials, profile, region and
 /// endpoint settings that the AWS CLI would prefer over `--profile`.
@@ -57,7 +58,7 @@ pub fn target_env(
     provider: &Provider,
     identity: &Provider,
     target: &Target,
-) -> (Vec<String>, Vec<(String, String)>) {
+) -> (Vec<String>, EnvVars) {
     let auth = &identity.config().auth;
     let mut removed: Vec<String> = auth.removed_env.clone();
     let mut set = Vec::new();
@@ -66,7 +67,7 @@ pub fn target_env(
     }
     if let (Some(variable), Some(profile)) = (&auth.profile_env, &target.config().identity.profile)
     {
-        set.push((variable.clone(), profile.clone()));
+        set.push((variable.clone(), Secret::from(profile.as_str())));
     }
     (removed, set)
 }

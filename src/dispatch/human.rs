@@ -121,5 +121,7 @@ fn validator_spec(validator: &Validator) -> ValidatorSpec {
         base_env: validator.base_env.clone(),
         inject: validator.inject.clone(),
         removed_env: validator.removed_env.clone(),
+        confine_root: validator.confinement.root().to_path_buf(),
+        confinement: validator.confinement.mode(),
     }
 }

@@ -40,8 +40,10 @@ pub use session::ReauthError;
 
 use crate::audit::{AuditLog, Event, Reference};
 use crate::auth::Authenticator;
+use crate::confine::Confinement;
 use crate::registry::{Provider, Registry, Target};
 use crate::runner::{self, Launch};
+use crate::secret::EnvVars;
 use crate::settings::Settings;
 
 /// A call refused before it reached a provider: the MCP layer answers invalid-params.
@@ -62,10 +64,17 @@ pub struct Dispatcher {
     policies: PolicyCache,
     human: Human,
     authenticator: Authenticator,
+    confinement: Confinement,
 }
 
 impl Dispatcher {
-    pub fn new(registry: Arc<Registry>, settings: Settings, audit: AuditLog, human: Human) -> Self {
+    pub fn new(
+        registry: Arc<Registry>,
+        settings: Settings,
+        audit: AuditLog,
+        human: Human,
+        confinement: Confinement,
+    ) -> Self {
         Self {
             registry,
             settings,
@@ -73,6 +82,7 @@ impl Dispatcher {
             policies: PolicyCache::default(),
             human,
             authenticator: Authenticator::default(),
+            confinement,
         }
     }
 
@@ -159,6 +169,22 @@ impl Dispatcher {
                     format!(
                         "the argument `{arg}` is forbidden for this tool: it opens a channel the \
                          policy cannot inspect. Pass the content inline instead."
+                    ),
+                );
+            }
+            jasper::Decision::ForbiddenValue { prefix } => {
+                self.audit.record(
+                    &scope,
+                    Event::DeniedExplicit,
+                    &reference,
+                    Some("forbidden-arg"),
+                );
+                return outcome.denied(
+                    DecisionView::deny(Source::ForbiddenArg, Some(prefix.clone())),
+                    format!(
+                        "argument values starting with `{prefix}` are forbidden for this tool: the \
+                         CLI would read them from a local file or another source the policy \
+                         cannot inspect. Pass the value inline instead."
                     ),
                 );
             }
@@ -288,6 +314,7 @@ impl Dispatcher {
             env_overlay,
             env_remove,
             max_output_bytes: self.settings.max_output_bytes,
+            confinement: self.confinement.clone(),
         };
         // The last look at the lease: nothing between this check and the spawn reads state.
         if let Some(target) = target
@@ -321,10 +348,7 @@ fn audit_scope(provider: &Provider, target: Option<&Target>) -> String {
 
 /// The provider's `.env`, with the target's `.env` overriding shared keys. Missing files are
 /// empty; a malformed one fails the call naming the file.
-async fn load_env(
-    provider: &Provider,
-    target: Option<&Target>,
-) -> Result<Vec<(String, String)>, String> {
+async fn load_env(provider: &Provider, target: Option<&Target>) -> Result<EnvVars, String> {
     let shared = read_env(&provider.env_file_path()).await?;
     match target {
         Some(target) => Ok(runner::dotenv::overlay(
@@ -335,7 +359,7 @@ async fn load_env(
     }
 }
 
-pub(crate) async fn read_env(path: &Path) -> Result<Vec<(String, String)>, String> {
+pub(crate) async fn read_env(path: &Path) -> Result<EnvVars, String> {
     let path = path.to_path_buf();
     tokio::task::spawn_blocking(move || runner::read_env_file(&path))
         .await

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use crate::audit::{Event, Reference};
 use crate::auth::{Bucket, Probe, SessionRequest, confirm_identity};
 use crate::registry::{Provider, Target, TargetingMode};
+use crate::secret::{EnvVars, Secret};
 
 use super::binding;
 use super::{Dispatcher, now_epoch, read_env};
@@ -20,7 +21,7 @@ use super::{Dispatcher, now_epoch, read_env};
 /// What the session adds to the target child, and what it removes from it.
 #[derive(Debug, Default)]
 pub(super) struct SessionEnv {
-    pub set: Vec<(String, String)>,
+    pub set: EnvVars,
     pub removed: Vec<String>,
 }
 
@@ -29,7 +30,7 @@ impl Dispatcher {
         &self,
         provider: &Arc<Provider>,
         target: Option<&Target>,
-        env: &[(String, String)],
+        env: &[(String, Secret)],
         scope: &str,
     ) -> Result<SessionEnv, String> {
         let now = now_epoch();
@@ -65,7 +66,7 @@ impl Dispatcher {
         &'a self,
         provider: &'a Provider,
         target: Option<&Target>,
-        base_env: Vec<(String, String)>,
+        base_env: EnvVars,
         removed_env: Vec<String>,
         scope: &'a str,
         now: u64,
@@ -79,6 +80,7 @@ impl Dispatcher {
             collector: &self.human,
             force: false,
             now,
+            confinement: &self.confinement,
         }
     }
 
@@ -154,7 +156,7 @@ impl Dispatcher {
         &self,
         provider: &Arc<Provider>,
         target: &Target,
-        env: &[(String, String)],
+        env: &[(String, Secret)],
         scope: &str,
         now: u64,
     ) -> Result<SessionEnv, String> {
@@ -206,7 +208,7 @@ impl Dispatcher {
         &self,
         identity: &Provider,
         binding_args: Vec<String>,
-        env: Vec<(String, String)>,
+        env: EnvVars,
         removed: Vec<String>,
     ) -> Result<Probe, String> {
         let auth = &identity.config().auth;
@@ -216,7 +218,7 @@ impl Dispatcher {
         let ttl = auth
             .identity_ttl_seconds()
             .unwrap_or(auth.cache_ttl_seconds);
-        Probe::new(spec, ttl, binding_args, env, removed)
+        Probe::new(spec, ttl, binding_args, env, removed, &self.confinement)
             .map_err(|error| crate::errors::chain(&error))
     }
 }

@@ -487,9 +487,18 @@ fn the_clipboard_fills_declared_fields() {
     let Answer::Authenticate(AuthAnswer::Validated { values, .. }) = finish(&mut harness) else {
         panic!("not validated");
     };
-    assert_eq!(values["AWS_ACCESS_KEY_ID"], "AKIA1");
-    assert_eq!(values["AWS_SECRET_ACCESS_KEY"], "s3cr3t");
-    assert_eq!(values["AWS_REGION"], "sa-east-1");
+    assert_eq!(
+        values["AWS_ACCESS_KEY_ID"],
+        crate::secret::Secret::from("AKIA1")
+    );
+    assert_eq!(
+        values["AWS_SECRET_ACCESS_KEY"],
+        crate::secret::Secret::from("s3cr3t")
+    );
+    assert_eq!(
+        values["AWS_REGION"],
+        crate::secret::Secret::from("sa-east-1")
+    );
     assert_eq!(values.len(), 3);
 }
 
@@ -501,6 +510,8 @@ fn a_refused_candidate_reenables_the_form_and_an_accepted_one_returns() {
         base_env: vec![],
         inject: vec![("API_TOKEN".into(), "TOKEN".into())],
         removed_env: vec![],
+        confine_root: "/nonexistent/torii-root".into(),
+        confinement: crate::confine::Mode::BestEffort,
     };
     let fields = vec![
         field("TOKEN", "Token", false),
@@ -534,7 +545,7 @@ fn a_refused_candidate_reenables_the_form_and_an_accepted_one_returns() {
         panic!("not validated");
     };
     assert_eq!(values.len(), 1);
-    assert_eq!(values["TOKEN"], "good");
+    assert_eq!(values["TOKEN"], crate::secret::Secret::from("good"));
 }
 
 #[test]

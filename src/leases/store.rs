@@ -8,7 +8,7 @@
 //! Every method does blocking file I/O and a write may wait for the lock (held by another
 //! writer only for one small read and write); async callers use `spawn_blocking`.
 
-use std::io::{ErrorKind, Read};
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -155,9 +155,16 @@ impl LeaseStore {
     }
 
     fn read_text(&self) -> Result<Option<String>, LeaseError> {
-        let file = match std::fs::File::open(&self.state_path) {
-            Ok(file) => file,
-            Err(error) if error.kind() == ErrorKind::NotFound => return Ok(None),
+        let bytes = match crate::files::read_optional(&self.state_path, MAX_FILE_BYTES) {
+            Ok(Some(bytes)) => bytes,
+            Ok(None) => return Ok(None),
+            Err(error) if error.kind() == ErrorKind::FileTooLarge => {
+                return Err(self.corrupt(file::Problem {
+                    line: None,
+                    column: None,
+                    message: error.to_string(),
+                }));
+            }
             Err(source) => {
                 return Err(LeaseError::Read {
                     path: self.state_path.clone(),
@@ -165,20 +172,6 @@ impl LeaseStore {
                 });
             }
         };
-        let mut bytes = Vec::new();
-        file.take(MAX_FILE_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|source| LeaseError::Read {
-                path: self.state_path.clone(),
-                source,
-            })?;
-        if bytes.len() as u64 > MAX_FILE_BYTES {
-            return Err(self.corrupt(file::Problem {
-                line: None,
-                column: None,
-                message: format!("larger than {MAX_FILE_BYTES} bytes"),
-            }));
-        }
         String::from_utf8(bytes).map(Some).map_err(|error| {
             self.corrupt(file::Problem {
                 line: None,

@@ -4,7 +4,6 @@
 //! that alias when it exists; otherwise the alias inherits the shared file. The rules are
 //! parsed and compiled whole with the provider's settings: there is never a partial policy.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use jasper::{Policy, PolicyError, PolicySettings, RulesError, RulesFile};
@@ -85,7 +84,9 @@ pub fn effective(
     };
     let own = target.rules_path();
     let alias = target.alias().to_string();
-    match std::fs::metadata(&own) {
+    // `symlink_metadata`: a link whose target is missing is still the target's own policy,
+    // which then fails to read and denies; it must never fall back to the shared rules.
+    match std::fs::symlink_metadata(&own) {
         Ok(_) => Ok(Effective {
             path: own,
             origin: RulesOrigin::Target { alias },
@@ -98,32 +99,28 @@ pub fn effective(
     }
 }
 
-/// The text of a rules file, refusing a missing, oversized or non-UTF-8 one.
+/// The text of a rules file, refusing a missing, unreadable (a dangling link, a FIFO),
+/// oversized or non-UTF-8 one.
 pub fn read_rules_text(path: &Path) -> Result<String, PolicyFileError> {
-    let file = std::fs::File::open(path).map_err(|source| {
-        if source.kind() == std::io::ErrorKind::NotFound {
-            PolicyFileError::NotFound {
+    let bytes = match crate::files::read_optional(path, MAX_RULES_BYTES) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => {
+            return Err(PolicyFileError::NotFound {
                 path: path.to_path_buf(),
-            }
-        } else {
-            PolicyFileError::Read {
+            });
+        }
+        Err(source) if source.kind() == std::io::ErrorKind::FileTooLarge => {
+            return Err(PolicyFileError::TooLarge {
+                path: path.to_path_buf(),
+            });
+        }
+        Err(source) => {
+            return Err(PolicyFileError::Read {
                 path: path.to_path_buf(),
                 source,
-            }
+            });
         }
-    })?;
-    let mut bytes = Vec::new();
-    file.take(MAX_RULES_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|source| PolicyFileError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
-    if bytes.len() as u64 > MAX_RULES_BYTES {
-        return Err(PolicyFileError::TooLarge {
-            path: path.to_path_buf(),
-        });
-    }
+    };
     String::from_utf8(bytes).map_err(|_| PolicyFileError::NotUtf8 {
         path: path.to_path_buf(),
     })

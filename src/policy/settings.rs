@@ -4,12 +4,14 @@
 
 use crate::registry;
 
-/// Jasper's settings for a provider: `minimum_accept_tokens`, `forbidden_args` and
-/// `ignore_args` copied as declared (the legacy `grant_rule` has no counterpart).
+/// Jasper's settings for a provider: `minimum_accept_tokens`, `forbidden_args`,
+/// `forbidden_value_prefixes` and `ignore_args` copied as declared (the legacy `grant_rule` has
+/// no counterpart).
 pub fn policy_settings(config: &registry::Policy) -> jasper::PolicySettings {
     jasper::PolicySettings {
         minimum_accept_tokens: config.minimum_accept_tokens,
         forbidden_args: config.forbidden_args.clone(),
+        forbidden_value_prefixes: config.forbidden_value_prefixes.clone(),
         ignore_args: jasper::IgnoreArgs {
             leading: config.ignore_args.leading,
             flags: config.ignore_args.flags.clone(),
@@ -24,12 +26,13 @@ mod tests {
     #[test]
     fn every_setting_is_carried_over() {
         let config: registry::Policy = jasper::yaml::from_str(
-            "minimum_accept_tokens: 2\nforbidden_args: [-f]\nignore_args: {leading: 1, flags: [--format]}\ngrant_rule: legacy\n",
+            "minimum_accept_tokens: 2\nforbidden_args: [-f]\nforbidden_value_prefixes: [\"file://\"]\nignore_args: {leading: 1, flags: [--format]}\ngrant_rule: legacy\n",
         )
         .unwrap();
         let settings = policy_settings(&config);
         assert_eq!(settings.minimum_accept_tokens, 2);
         assert_eq!(settings.forbidden_args, ["-f"]);
+        assert_eq!(settings.forbidden_value_prefixes, ["file://"]);
         assert_eq!(settings.ignore_args.leading, 1);
         assert_eq!(settings.ignore_args.flags, ["--format"]);
     }

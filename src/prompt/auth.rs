@@ -3,13 +3,13 @@
 //! returns it only once the validator accepted it (or when there is no validator).
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
 use super::InvalidAnswer;
 use crate::registry::AuthField;
+use crate::secret::{EnvVars, Secret};
 
 /// What the window shows and how it checks a candidate.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,37 +59,25 @@ impl From<&AuthField> for FieldSpec {
 /// `base_env` (the `.env` overlay), plus each `inject` pair `(variable, field)` set to the
 /// candidate value of `field` (an empty optional field is not set). Stdin, stdout and stderr
 /// are null; exit status 0 accepts the candidate.
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ValidatorSpec {
     /// Absolute path; the prompt refuses anything else.
     pub program: PathBuf,
     pub args: Vec<String>,
-    pub base_env: Vec<(String, String)>,
+    /// Values may be secrets from `.env`: `Debug` shows names only.
+    pub base_env: EnvVars,
     pub inject: Vec<(String, String)>,
     pub removed_env: Vec<String>,
+    /// The config root the validator must not read or write, and whether it may run when the
+    /// kernel cannot enforce that (see `crate::confine`).
+    pub confine_root: PathBuf,
+    pub confinement: crate::confine::Mode,
 }
 
-/// `base_env` may hold secrets from `.env`: `Debug` shows names only.
-impl fmt::Debug for ValidatorSpec {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<&str> = self
-            .base_env
-            .iter()
-            .map(|(name, _)| name.as_str())
-            .collect();
-        f.debug_struct("ValidatorSpec")
-            .field("program", &self.program)
-            .field("args", &self.args)
-            .field("base_env", &names)
-            .field("inject", &self.inject)
-            .field("removed_env", &self.removed_env)
-            .finish()
-    }
-}
-
-/// How the authentication window ended.
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// How the authentication window ended. Values are [`Secret`]s: `Debug` shows field names
+/// only.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum AuthAnswer {
     /// The human cancelled (or closed the window): nothing is persisted. `refused` counts the
@@ -100,27 +88,10 @@ pub enum AuthAnswer {
     },
     /// A candidate the validator accepted (field name → value), after `refused` rejected ones.
     Validated {
-        values: BTreeMap<String, String>,
+        values: BTreeMap<String, Secret>,
         #[serde(default)]
         refused: u32,
     },
-}
-
-/// Values are credentials: `Debug` shows field names only.
-impl fmt::Debug for AuthAnswer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AuthAnswer::Cancelled { refused } => f
-                .debug_struct("Cancelled")
-                .field("refused", refused)
-                .finish(),
-            AuthAnswer::Validated { values, refused } => f
-                .debug_struct("Validated")
-                .field("fields", &values.keys().collect::<Vec<_>>())
-                .field("refused", refused)
-                .finish(),
-        }
-    }
 }
 
 impl AuthRequest {
@@ -140,14 +111,17 @@ impl AuthRequest {
             field.required
                 && values
                     .get(&field.name)
-                    .is_none_or(|value| value.trim().is_empty())
+                    .is_none_or(|value| value.expose().trim().is_empty())
         }) {
             return Err(InvalidAnswer(format!(
                 "required field `{}` is empty",
                 field.name
             )));
         }
-        if let Some((name, _)) = values.iter().find(|(_, value)| value.contains('\0')) {
+        if let Some((name, _)) = values
+            .iter()
+            .find(|(_, value)| value.expose().contains('\0'))
+        {
             return Err(InvalidAnswer(format!("field `{name}` holds a NUL byte")));
         }
         Ok(answer)
@@ -172,7 +146,7 @@ mod tests {
         AuthAnswer::Validated {
             values: pairs
                 .iter()
-                .map(|(name, value)| (name.to_string(), value.to_string()))
+                .map(|(name, value)| (name.to_string(), Secret::from(*value)))
                 .collect(),
             refused: 0,
         }
@@ -212,9 +186,11 @@ mod tests {
         let spec = ValidatorSpec {
             program: "/bin/true".into(),
             args: vec![],
-            base_env: vec![("DOTENV_SECRET".into(), "s3cr3t".into())],
+            base_env: vec![("DOTENV_SECRET".into(), Secret::from("s3cr3t"))],
             inject: vec![],
             removed_env: vec![],
+            confine_root: "/r".into(),
+            confinement: crate::confine::Mode::BestEffort,
         };
         let shown = format!("{spec:?}");
         assert!(shown.contains("DOTENV_SECRET") && !shown.contains("s3cr3t"));

@@ -61,6 +61,9 @@ pub fn check_command(value: &str) -> Result<(), String> {
     if value.is_empty() {
         return Err("must not be empty".into());
     }
+    if value == "." || value == ".." {
+        return Err(format!("{value:?} is a directory, not an executable name"));
+    }
     if value.contains(['/', '\\', ':']) {
         return Err(format!(
             "{value:?} must be a bare executable name, not a path"
@@ -154,6 +157,46 @@ pub fn check_relative_file(value: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Names Torii keeps its own files under in a provider directory (the book's layout). A
+/// provider's `environment.file` must not be one of them, nor lie under one: its values would be
+/// read into the child's environment (the collected credentials) or the file would be Torii's
+/// state read as an environment.
+const TORII_OWNED: &[&str] = &[
+    "provider.yaml",
+    "rules.yaml",
+    "grants",
+    "targets",
+    "identities",
+    ".torii-package",
+    ".target-authorizations.yaml",
+    ".target-authorizations.lock",
+];
+
+/// `environment.file`: a relative file (see [`check_relative_file`]) that is none of Torii's
+/// own files, compared without ASCII case (file systems that ignore case would open them).
+pub fn check_env_file(value: &str) -> Result<(), String> {
+    check_relative_file(value)?;
+    let first = value
+        .split(['/', '\\'])
+        .find(|segment| !segment.is_empty() && *segment != ".")
+        .unwrap_or_default();
+    let owned = TORII_OWNED
+        .iter()
+        .find(|name| name.eq_ignore_ascii_case(first));
+    if let Some(name) = owned {
+        return Err(format!(
+            "{value:?} is Torii's own `{name}`; the environment file must be a file of its own, \
+             such as \".env\""
+        ));
+    }
+    if first.starts_with(".torii-tmp-") {
+        return Err(format!(
+            "{value:?} is a name Torii uses for temporary files"
+        ));
+    }
+    Ok(())
+}
+
 /// The field named by a template that is exactly `${NAME}`.
 pub fn template_field(template: &str) -> Option<&str> {
     let name = template.strip_prefix("${")?.strip_suffix('}')?;
@@ -198,7 +241,7 @@ mod tests {
         assert!(check_command("kubectl").is_ok());
         assert!(check_command("az.py").is_ok());
         for bad in [
-            "", "/bin/aws", "bin\\aws", "C:aws", "aws cli", "aws.EXE", "x.Cmd", "y.ps1",
+            "", ".", "..", "/bin/aws", "bin\\aws", "C:aws", "aws cli", "aws.EXE", "x.Cmd", "y.ps1",
         ] {
             assert!(check_command(bad).is_err(), "{bad:?}");
         }
@@ -220,6 +263,36 @@ mod tests {
             "a\\..\\x",
         ] {
             assert!(check_relative_file(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    /// Issue 11, finding 13: `environment.file` could name Torii's state, e.g. the collected
+    /// credentials, which would then be read into the child's environment.
+    #[test]
+    fn env_files_cannot_be_torii_state() {
+        for good in [
+            ".env",
+            "env/.env",
+            "./local.env",
+            "rules.yaml.env",
+            "grants-notes",
+        ] {
+            assert!(check_env_file(good).is_ok(), "{good:?}");
+        }
+        for bad in [
+            "identities/aws/auth/credentials.env",
+            "./identities/aws/.session-cache",
+            "grants",
+            "GRANTS",
+            "rules.yaml",
+            "provider.yaml",
+            "targets/lab/.env",
+            ".torii-package/lock.yaml",
+            ".target-authorizations.yaml",
+            "Identities\\x",
+            ".torii-tmp-abc",
+        ] {
+            assert!(check_env_file(bad).is_err(), "{bad:?}");
         }
     }
 

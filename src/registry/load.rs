@@ -8,7 +8,7 @@
 //! providers stays within the startup budget.
 
 use std::collections::BTreeMap;
-use std::io::{ErrorKind, Read};
+use std::io::ErrorKind;
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::thread::{Builder, ScopedJoinHandle};
@@ -215,30 +215,12 @@ fn sorted_children(dir: &Path) -> Result<Option<Vec<PathBuf>>, RegistryError> {
 }
 
 /// Far above any real provider or target file; keeps a stray huge file from being read whole.
-const MAX_FILE_BYTES: u64 = 1024 * 1024;
+const MAX_FILE_BYTES: u64 = crate::files::SMALL_FILE_BYTES;
 
-/// The file's bytes, or `None` when it (or its parent directory) does not exist.
+/// The file's bytes, or `None` when nothing is at `path`. A FIFO, a dangling link or an
+/// oversized file is an error that stops the load.
 pub(super) fn read_if_present(path: &Path) -> Result<Option<Vec<u8>>, RegistryError> {
-    let file = match std::fs::File::open(path) {
-        Ok(file) => file,
-        Err(error) if matches!(error.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
-            return Ok(None);
-        }
-        Err(error) => return Err(io(path, error)),
-    };
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|error| io(path, error))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(RegistryError::Yaml {
-            path: path.to_path_buf(),
-            line: None,
-            column: None,
-            message: format!("larger than {MAX_FILE_BYTES} bytes"),
-        });
-    }
-    Ok(Some(bytes))
+    crate::files::read_optional(path, MAX_FILE_BYTES).map_err(|error| io(path, error))
 }
 
 pub(super) fn decode<T: serde::de::DeserializeOwned>(

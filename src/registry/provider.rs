@@ -73,11 +73,17 @@ pub enum TargetingMode {
 #[serde(deny_unknown_fields)]
 pub struct Policy {
     /// An `accept` rule shorter than this many tokens is ignored.
-    #[serde(default = "default_minimum_accept_tokens")]
+    #[serde(
+        default = "default_minimum_accept_tokens",
+        deserialize_with = "jasper::yaml::whole_number"
+    )]
     pub minimum_accept_tokens: usize,
     /// Arguments denied in any position, bare or as `--flag=value`.
     #[serde(default)]
     pub forbidden_args: Vec<String>,
+    /// Argument values denied in any position by prefix, ignoring ASCII case (`file://`).
+    #[serde(default)]
+    pub forbidden_value_prefixes: Vec<String>,
     #[serde(default)]
     pub ignore_args: IgnoreArgs,
     /// Legacy; accepted with any value for old packages and never used.
@@ -90,6 +96,7 @@ impl Default for Policy {
         Self {
             minimum_accept_tokens: DEFAULT_MINIMUM_ACCEPT_TOKENS,
             forbidden_args: Vec::new(),
+            forbidden_value_prefixes: Vec::new(),
             ignore_args: IgnoreArgs::default(),
             _grant_rule: None,
         }
@@ -101,7 +108,7 @@ impl Default for Policy {
 #[serde(deny_unknown_fields)]
 pub struct IgnoreArgs {
     /// Leading tokens dropped.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "jasper::yaml::whole_number")]
     pub leading: usize,
     /// Flags dropped with their value (`--format json`, `--format=json`).
     #[serde(default)]
@@ -129,7 +136,10 @@ pub struct Auth {
     #[serde(default)]
     pub removed_env: Vec<String>,
     /// How long a successful validation is trusted.
-    #[serde(default = "default_cache_ttl_seconds")]
+    #[serde(
+        default = "default_cache_ttl_seconds",
+        deserialize_with = "jasper::yaml::whole_number"
+    )]
     pub cache_ttl_seconds: u64,
 }
 
@@ -231,6 +241,7 @@ pub struct IdentityProbe {
     /// Top-level JSON field holding the identity (e.g. `Account`).
     pub field: String,
     /// Defaults to `auth.cache_ttl_seconds`; see [`Auth::identity_ttl_seconds`].
+    #[serde(default, deserialize_with = "jasper::yaml::optional_whole_number")]
     pub cache_ttl_seconds: Option<u64>,
 }
 

@@ -7,8 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::lexical::{
-    check_account_id, check_command, check_env_name, check_flag, check_long_option, check_name,
-    check_relative_file, check_single_line, check_token, template_field,
+    check_account_id, check_command, check_env_file, check_env_name, check_flag, check_long_option,
+    check_name, check_single_line, check_token, template_field,
 };
 use super::provider::{Auth, ProviderConfig, Strategy, TargetingMode};
 use super::target::TargetConfig;
@@ -74,6 +74,12 @@ pub fn check_provider(config: &ProviderConfig) -> Result<(), FieldError> {
     for (index, arg) in config.policy.forbidden_args.iter().enumerate() {
         at(format!("policy.forbidden_args[{index}]"), check_token(arg))?;
     }
+    for (index, prefix) in config.policy.forbidden_value_prefixes.iter().enumerate() {
+        at(
+            format!("policy.forbidden_value_prefixes[{index}]"),
+            check_token(prefix),
+        )?;
+    }
     for (index, flag) in config.policy.ignore_args.flags.iter().enumerate() {
         at(
             format!("policy.ignore_args.flags[{index}]"),
@@ -81,10 +87,7 @@ pub fn check_provider(config: &ProviderConfig) -> Result<(), FieldError> {
         )?;
     }
     check_auth(&config.auth, mode)?;
-    at(
-        "environment.file",
-        check_relative_file(&config.environment.file),
-    )
+    at("environment.file", check_env_file(&config.environment.file))
 }
 
 fn check_auth(auth: &Auth, mode: Option<TargetingMode>) -> Result<(), FieldError> {

@@ -11,6 +11,7 @@
 use std::path::Path;
 
 pub use super::error::{DotenvError, EnvFileError};
+use crate::secret::{EnvVars, Secret};
 
 /// Parses `.env` text into variables in first-appearance order, a repeated key taking its last
 /// value.
@@ -34,8 +35,8 @@ pub fn parse(text: &str) -> Result<Vec<(String, String)>, DotenvError> {
 
 /// `base` with every key of `over` applied on top: a key in `over` replaces the same key in
 /// `base` (a target's `.env` over the provider's), new keys are appended.
-pub fn overlay(base: Vec<(String, String)>, over: Vec<(String, String)>) -> Vec<(String, String)> {
-    let mut merged: Vec<(String, String)> = Vec::with_capacity(base.len() + over.len());
+pub fn overlay<V>(base: Vec<(String, V)>, over: Vec<(String, V)>) -> Vec<(String, V)> {
+    let mut merged: Vec<(String, V)> = Vec::with_capacity(base.len() + over.len());
     for (key, value) in base.into_iter().chain(over) {
         match merged.iter_mut().find(|(existing, _)| *existing == key) {
             Some(entry) => entry.1 = value,
@@ -45,11 +46,12 @@ pub fn overlay(base: Vec<(String, String)>, over: Vec<(String, String)>) -> Vec<
     merged
 }
 
-/// Reads and parses the `.env` file at `path`. A missing file is an empty one.
-pub fn read_env_file(path: &Path) -> Result<Vec<(String, String)>, EnvFileError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+/// Reads and parses the `.env` file at `path`. A missing file is an empty one; a dangling
+/// link, a FIFO or a file over 1 MiB is an error.
+pub fn read_env_file(path: &Path) -> Result<EnvVars, EnvFileError> {
+    let text = match crate::files::read_optional_text(path, crate::files::SMALL_FILE_BYTES) {
+        Ok(Some(text)) => text,
+        Ok(None) => return Ok(Vec::new()),
         Err(source) => {
             return Err(EnvFileError::Read {
                 path: path.to_path_buf(),
@@ -57,10 +59,14 @@ pub fn read_env_file(path: &Path) -> Result<Vec<(String, String)>, EnvFileError>
             });
         }
     };
-    parse(&text).map_err(|source| EnvFileError::Parse {
+    let variables = parse(&text).map_err(|source| EnvFileError::Parse {
         path: path.to_path_buf(),
         source,
-    })
+    })?;
+    Ok(variables
+        .into_iter()
+        .map(|(name, value)| (name, Secret::from(value)))
+        .collect())
 }
 
 type LineResult = Result<Option<(String, String)>, &'static str>;

@@ -38,12 +38,13 @@ pub enum RunError {
     #[error("invalid environment variable name `{name}`")]
     InvalidEnvName { name: String },
 
-    /// The operating system refused to start the program.
+    /// The program was not started: the operating system refused it, or it could not be
+    /// confined as `settings.yaml` requires.
     #[error("could not start `{}`", program.display())]
     Spawn {
         program: PathBuf,
         #[source]
-        source: io::Error,
+        source: crate::confine::ConfineError,
     },
 
     /// Reading the child's output or waiting for it failed.

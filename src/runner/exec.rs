@@ -2,11 +2,11 @@
 //!
 //! The program is started directly, never through a shell: each argument reaches the child as
 //! one argv item, whatever characters it holds. The child inherits Torii's environment (there is
-//! no `env_clear`); the listed variables are removed, then the overlay is applied, so an injected
-//! value always wins over an inherited one. Stdin is null, so a CLI that prompts fails instead of
-//! waiting forever.
+//! no `env_clear`) except Torii's own `TORII_*` variables; the listed variables are removed,
+//! then the overlay is applied, so an injected value always wins over an inherited one. Stdin
+//! is null, so a CLI that prompts fails instead of waiting forever. The child is started under
+//! the launch's [`Confinement`], so it cannot read or write the config root.
 
-use std::fmt;
 use std::io;
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -16,41 +16,32 @@ use tokio::process::{Child, Command};
 
 use super::RunError;
 use super::capture::capture;
+use crate::confine::Confinement;
+use crate::secret::EnvVars;
+
+/// The prefix of Torii's own environment variables, which never reach a provider child: they
+/// name the config root and test hooks, nothing a CLI needs.
+pub const TORII_ENV_PREFIX: &str = "TORII_";
 
 /// Exit code reported when the child ended without one (killed by a signal): 128 + SIGTERM.
 pub const SIGNALLED_EXIT_CODE: i32 = 143;
 
-/// Everything needed to start one provider CLI.
-#[derive(Clone)]
+/// Everything needed to start one provider CLI. Overlay values are [`Secret`]s, so `Debug`
+/// shows their names only.
+#[derive(Debug, Clone)]
 pub struct Launch {
     /// Absolute path of the executable, as returned by [`super::resolve`].
     pub program: PathBuf,
     /// Provider `args_prefix`, target prefix and the request's args, already in that order.
     pub args: Vec<String>,
     /// Variables set on the child after removal; a later entry wins over an earlier one.
-    pub env_overlay: Vec<(String, String)>,
+    pub env_overlay: EnvVars,
     /// Inherited variables the child must not see (unless the overlay sets them again).
     pub env_remove: Vec<String>,
     /// Budget of output bytes kept from stdout and stderr together.
     pub max_output_bytes: usize,
-}
-
-/// Overlay values may be credentials: `Debug` shows their names only.
-impl fmt::Debug for Launch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let overlay_names: Vec<&str> = self
-            .env_overlay
-            .iter()
-            .map(|(name, _)| name.as_str())
-            .collect();
-        f.debug_struct("Launch")
-            .field("program", &self.program)
-            .field("args", &self.args)
-            .field("env_overlay", &overlay_names)
-            .field("env_remove", &self.env_remove)
-            .field("max_output_bytes", &self.max_output_bytes)
-            .finish()
-    }
+    /// Keeps the child out of the config root.
+    pub confinement: Confinement,
 }
 
 /// The result of a finished child, as returned to the agent.
@@ -68,10 +59,18 @@ pub struct Execution {
 /// for it to exit. A non-zero exit code is a normal result, not an error.
 pub async fn run(launch: Launch) -> Result<Execution, RunError> {
     let mut command = build_command(&launch)?;
-    let child = command.spawn().map_err(|source| RunError::Spawn {
-        program: launch.program.clone(),
-        source,
-    })?;
+    let runtime = tokio::runtime::Handle::current();
+    let child = launch
+        .confinement
+        .spawn(|| {
+            // The start runs on a thread of its own, which tokio must know to reap the child.
+            let _entered = runtime.enter();
+            command.spawn()
+        })
+        .map_err(|source| RunError::Spawn {
+            program: launch.program.clone(),
+            source,
+        })?;
     collect(child, launch.max_output_bytes)
         .await
         .map_err(|source| RunError::Collect {
@@ -98,11 +97,19 @@ fn build_command(launch: &Launch) -> Result<Command, RunError> {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    for (name, _) in std::env::vars_os() {
+        if name
+            .as_encoded_bytes()
+            .starts_with(TORII_ENV_PREFIX.as_bytes())
+        {
+            command.env_remove(name);
+        }
+    }
     for name in &launch.env_remove {
         command.env_remove(name);
     }
     for (name, value) in &launch.env_overlay {
-        command.env(name, value);
+        command.env(name, value.expose());
     }
     Ok(command)
 }
@@ -154,12 +161,10 @@ mod tests {
         let launch = Launch {
             program: PathBuf::from("/usr/bin/aws"),
             args: vec![String::from("sts")],
-            env_overlay: vec![(
-                String::from("AWS_SECRET_ACCESS_KEY"),
-                String::from("hunter2"),
-            )],
+            env_overlay: vec![(String::from("AWS_SECRET_ACCESS_KEY"), "hunter2".into())],
             env_remove: vec![],
             max_output_bytes: 10,
+            confinement: Confinement::new(std::path::Path::new("/nonexistent"), Default::default()),
         };
         let shown = format!("{launch:?}");
         assert!(shown.contains("AWS_SECRET_ACCESS_KEY"));

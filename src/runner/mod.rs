@@ -16,5 +16,5 @@ mod resolve;
 
 pub use dotenv::read_env_file;
 pub use error::{DotenvError, EnvFileError, RunError};
-pub use exec::{Execution, Launch, SIGNALLED_EXIT_CODE, run};
-pub use resolve::{default_excluded_dirs, resolve, resolve_executable};
+pub use exec::{Execution, Launch, SIGNALLED_EXIT_CODE, TORII_ENV_PREFIX, run};
+pub use resolve::{Excluded, default_excluded, resolve, resolve_executable};

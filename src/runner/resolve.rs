@@ -2,9 +2,14 @@
 //!
 //! Only `PATH` is searched, entry by entry, in order. Entries that could point at a directory an
 //! agent may write to are skipped: empty entries, `.` and every other relative entry (they resolve
-//! against the current directory), the current directory itself and the directory of the Torii
-//! binary. A file dropped in any of those must never shadow the provider CLI. The result is an
-//! absolute path, so the launched child is never searched for again under another `PATH`.
+//! against the current directory), the current directory and every directory under it (a
+//! project's `.venv/bin` or `node_modules/.bin`), and the directory of the Torii binary. A file
+//! dropped in any of those must never shadow the provider CLI. The result is an absolute path,
+//! so the launched child is never searched for again under another `PATH`.
+//!
+//! One exception keeps Torii usable when a client starts it in `/` or in the home directory
+//! (or above it): then only the current directory itself is skipped, not the tree under it,
+//! which would be every CLI installed in `~/.local/bin` or `/usr/bin`.
 //!
 //! On Windows each directory is combined with the `PATHEXT` extensions in order, so `az` finds
 //! `az.cmd`, which is all the Azure CLI installs.
@@ -15,16 +20,50 @@ use std::path::{Component, Path, PathBuf};
 
 use super::RunError;
 
-/// Resolves `command` in the process's `PATH`, excluding the current directory and the directory
-/// of the running executable (see [`default_excluded_dirs`]).
+/// Resolves `command` in the process's `PATH`, excluding the current directory (and what is under
+/// it) and the directory of the running executable (see [`default_excluded`]).
 pub fn resolve(command: &str) -> Result<PathBuf, RunError> {
-    let excluded = default_excluded_dirs()?;
+    let excluded = default_excluded()?;
     resolve_executable(command, std::env::var_os("PATH").as_deref(), &excluded)
 }
 
-/// The directories [`resolve`] never searches: the current directory and the directory of the
-/// running executable. If either cannot be determined the search is refused, not widened.
-pub fn default_excluded_dirs() -> Result<Vec<PathBuf>, RunError> {
+/// `PATH` directories that are never searched.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Excluded {
+    /// Skipped themselves.
+    pub dirs: Vec<PathBuf>,
+    /// Skipped with everything under them.
+    pub trees: Vec<PathBuf>,
+}
+
+/// What [`resolve`] never searches: the current directory and the directory of the running
+/// executable, and the tree under the current directory unless that is `/`, the home directory
+/// or one of its ancestors. If either directory cannot be determined the search is refused,
+/// not widened.
+pub fn default_excluded() -> Result<Excluded, RunError> {
+    let (current_dir, exe_dir) = current_and_exe_dirs()?;
+    let home = std::env::var_os("HOME")
+        .filter(|home| !home.is_empty())
+        .map(PathBuf::from);
+    let trees = tree_below(&current_dir, home.as_deref())
+        .into_iter()
+        .collect();
+    Ok(Excluded {
+        dirs: vec![current_dir, exe_dir],
+        trees,
+    })
+}
+
+/// The current directory as an excluded tree, unless it holds the home directory (or is `/`).
+fn tree_below(current_dir: &Path, home: Option<&Path>) -> Option<PathBuf> {
+    let current = canonical(current_dir);
+    // `/` holds everything.
+    current.parent()?;
+    let holds_home = home.is_some_and(|home| canonical(home).starts_with(&current));
+    (!holds_home).then_some(current)
+}
+
+fn current_and_exe_dirs() -> Result<(PathBuf, PathBuf), RunError> {
     let current_dir = std::env::current_dir().map_err(|source| RunError::ExclusionUnknown {
         what: "the current directory",
         source,
@@ -40,30 +79,32 @@ pub fn default_excluded_dirs() -> Result<Vec<PathBuf>, RunError> {
             what: "the directory of the Torii executable",
             source,
         })?;
-    Ok(vec![current_dir, exe_dir])
+    Ok((current_dir, exe_dir))
 }
 
 /// Finds `command` in the directories of `path` (a `PATH`-style list), skipping relative and
-/// empty entries and any entry that is, before or after canonicalization, one of
-/// `excluded_dirs`. Returns the absolute path of the first match.
+/// empty entries, any entry that is (before or after canonicalization) one of `excluded.dirs`,
+/// and any entry under one of `excluded.trees`. Returns the absolute path of the first match.
 pub fn resolve_executable(
     command: &str,
     path: Option<&OsStr>,
-    excluded_dirs: &[PathBuf],
+    excluded: &Excluded,
 ) -> Result<PathBuf, RunError> {
     if !is_bare_name(command) {
         return Err(RunError::InvalidCommand {
             command: command.to_string(),
         });
     }
-    let excluded: Vec<PathBuf> = excluded_dirs
-        .iter()
-        .flat_map(|dir| [dir.clone(), canonical(dir)])
-        .collect();
+    let both = |dirs: &[PathBuf]| -> Vec<PathBuf> {
+        dirs.iter()
+            .flat_map(|dir| [dir.clone(), canonical(dir)])
+            .collect()
+    };
+    let (dirs, trees) = (both(&excluded.dirs), both(&excluded.trees));
     let found = path
         .into_iter()
         .flat_map(std::env::split_paths)
-        .filter(|dir| is_searchable(dir, &excluded))
+        .filter(|dir| is_searchable(dir, &dirs, &trees))
         .find_map(|dir| find_in_dir(&dir, command));
     found.ok_or_else(|| RunError::NotFound {
         command: command.to_string(),
@@ -80,15 +121,17 @@ fn is_bare_name(command: &str) -> bool {
     )
 }
 
-fn is_searchable(dir: &Path, excluded: &[PathBuf]) -> bool {
+fn is_searchable(dir: &Path, dirs: &[PathBuf], trees: &[PathBuf]) -> bool {
     // Empty entries, `.` and other relative entries all resolve against the current directory.
     if !dir.is_absolute() {
         return false;
     }
     let canonical = canonical(dir);
-    !excluded
+    let is_excluded_dir = dirs.iter().any(|skip| skip == dir || *skip == canonical);
+    let is_in_excluded_tree = trees
         .iter()
-        .any(|skip| skip == dir || *skip == canonical)
+        .any(|tree| dir.starts_with(tree) || canonical.starts_with(tree));
+    !is_excluded_dir && !is_in_excluded_tree
 }
 
 /// The canonical form when it exists; otherwise the path as given (it is compared as well).
@@ -150,13 +193,38 @@ mod tests {
 
     #[test]
     fn a_path_as_command_is_refused_before_any_lookup() {
-        let error = resolve_executable("/bin/sh", Some(OsStr::new("/usr/bin")), &[]);
+        let error = resolve_executable(
+            "/bin/sh",
+            Some(OsStr::new("/usr/bin")),
+            &Excluded::default(),
+        );
         assert!(matches!(error, Err(RunError::InvalidCommand { .. })));
     }
 
     #[test]
+    fn the_tree_under_the_current_directory_is_excluded_unless_it_holds_home() {
+        let home = Path::new("/home/u");
+        assert_eq!(
+            tree_below(Path::new("/nonexistent/project"), Some(home)),
+            Some(PathBuf::from("/nonexistent/project"))
+        );
+        assert_eq!(tree_below(Path::new("/"), Some(home)), None);
+        assert_eq!(tree_below(Path::new("/home/u"), Some(home)), None);
+        assert_eq!(tree_below(Path::new("/home"), Some(home)), None);
+        assert_eq!(
+            tree_below(Path::new("/home/u/project"), Some(home)),
+            Some(PathBuf::from("/home/u/project"))
+        );
+        assert_eq!(
+            tree_below(Path::new("/srv"), None),
+            Some(PathBuf::from("/srv"))
+        );
+    }
+
+    #[test]
     fn no_path_means_not_found() {
-        let error = resolve_executable("sh", None, &[]).map_err(|error| error.to_string());
+        let error =
+            resolve_executable("sh", None, &Excluded::default()).map_err(|error| error.to_string());
         assert_eq!(
             error,
             Err(String::from("could not find the executable `sh` in PATH"))

@@ -274,13 +274,13 @@ impl AwsLab {
         let moto = Moto::start(
             &aws,
             &moto_server,
-            &root.path().join("moto"),
+            &root.outside().join("moto"),
             SETUP_REQUESTS,
         );
         let keys = principal(&moto);
         // Authenticated from here on: unknown keys are refused.
         moto.aws(Some(&keys), &["s3api", "create-bucket", "--bucket", BUCKET]);
-        let env_log = root.path().join("aws-env.log");
+        let env_log = root.outside().join("aws-env.log");
         let wrapper = FakeCli::new(
             &root,
             "aws",
@@ -373,7 +373,7 @@ async fn aws_refuses_an_unknown_candidate_then_validates_a_real_one_and_lists_th
         "providers/aws/rules.yaml",
         "version: \"1.0\"\ndeny: []\naccept:\n  - \"s3 ls\"\n",
     );
-    let aws_dir = root.path().join("aws-home");
+    let aws_dir = root.outside().join("aws-home");
     root.write(
         "providers/aws/.env",
         &format!(
@@ -502,11 +502,11 @@ fn profile_lab() -> Option<AwsLab> {
         "providers/aws-profile/rules.yaml",
         "version: \"1.0\"\ndeny: []\naccept:\n  - \"s3 ls\"\n",
     );
-    let config = root.write(
+    let config = root.write_outside(
         "aws-home/config",
         &format!("[profile {PROFILE}]\nendpoint_url = {}\n", lab.moto.url),
     );
-    let credentials = root.write(
+    let credentials = root.write_outside(
         "aws-home/credentials",
         &format!(
             "[{PROFILE}]\naws_access_key_id = {}\naws_secret_access_key = {}\n",

@@ -3,40 +3,90 @@
 
 use std::path::{Path, PathBuf};
 
-/// A fresh, empty Torii config root in a temporary directory, removed on drop.
+/// A fresh, empty Torii config root, removed on drop, with two sibling directories: `outside`
+/// for everything that is not Torii's (fake CLIs, their marker files) and `work`, the current
+/// directory of every `torii` a test starts.
+///
+/// They live in a temporary directory under Cargo's target directory rather than under `/tmp`:
+/// provider children are confined out of the config root, which also keeps them from creating
+/// entries directly in the directories that contain it, and `/tmp` must stay theirs. And a
+/// server never searches `PATH` directories under its current directory, so it must not run in
+/// the repository, where the fake CLIs and `.tools/bin` live.
 pub struct Root {
-    pub dir: tempfile::TempDir,
+    temp: tempfile::TempDir,
+    root: PathBuf,
+    outside: PathBuf,
+    work: PathBuf,
 }
 
 impl Root {
     pub fn new() -> Self {
+        let temp = tempfile::Builder::new()
+            .prefix("torii-test-")
+            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .expect("temp dir");
+        let root = temp.path().join("root");
+        let outside = temp.path().join("outside");
+        let work = temp.path().join("work");
+        for dir in [&root, &outside, &work] {
+            std::fs::create_dir(dir).expect("test directory");
+        }
         Self {
-            dir: tempfile::tempdir().expect("temp dir"),
+            temp,
+            root,
+            outside,
+            work,
         }
     }
 
+    /// The config root (`TORII_CONFIG_DIR`).
     pub fn path(&self) -> &Path {
-        self.dir.path()
+        &self.root
+    }
+
+    /// A directory beside the config root, outside it, for what is not Torii's.
+    pub fn outside(&self) -> &Path {
+        &self.outside
+    }
+
+    /// The current directory of the servers and commands a test starts.
+    pub fn work(&self) -> &Path {
+        &self.work
+    }
+
+    /// The temporary directory holding all three.
+    pub fn temp(&self) -> &Path {
+        self.temp.path()
+    }
+
+    /// Writes `contents` at `relative` under the outside directory, creating parent directories:
+    /// files that belong to the CLIs (kubeconfigs, AWS profiles), never to Torii.
+    pub fn write_outside(&self, relative: &str, contents: &str) -> PathBuf {
+        write_creating_parents(&self.outside.join(relative), contents)
     }
 
     /// Writes `contents` at `relative` under the root, creating parent directories.
     pub fn write(&self, relative: &str, contents: &str) -> PathBuf {
-        let path = self.dir.path().join(relative);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).expect("create parent");
-        }
-        std::fs::write(&path, contents).expect("write file");
-        path
+        write_creating_parents(&self.root.join(relative), contents)
     }
 
     /// The real `torii` binary with `TORII_CONFIG_DIR` pointing at this root and no GUI.
     pub fn torii(&self) -> assert_cmd::Command {
         let mut command = assert_cmd::Command::cargo_bin("torii").expect("torii binary");
         command
-            .env("TORII_CONFIG_DIR", self.dir.path())
-            .env("TORII_NO_GUI", "1");
+            .env("TORII_CONFIG_DIR", &self.root)
+            .env("TORII_NO_GUI", "1")
+            .current_dir(&self.work);
         command
     }
+}
+
+fn write_creating_parents(path: &Path, contents: &str) -> PathBuf {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("create parent");
+    }
+    std::fs::write(path, contents).expect("write file");
+    path.to_path_buf()
 }
 
 /// A provider directory with `provider.yaml` and `rules.yaml`.
@@ -52,9 +102,9 @@ pub fn simple_provider(name: &str, policy: &str) -> String {
     )
 }
 
-/// A fake CLI on a private `PATH` directory: it records each launch (one line with the args
-/// joined by `\u{1f}`) in `<name>.calls` beside it, then runs `body` (shell) for its output.
-/// The marker file is how a test proves that nothing ran.
+/// A fake CLI on a private `PATH` directory outside the config root: it records each launch (one
+/// line with the args joined by `\u{1f}`) in `<name>.calls` beside it, then runs `body` (shell)
+/// for its output. The marker file is how a test proves that nothing ran.
 pub struct FakeCli {
     pub bin_dir: PathBuf,
     pub calls: PathBuf,
@@ -62,7 +112,7 @@ pub struct FakeCli {
 
 impl FakeCli {
     pub fn new(root: &Root, name: &str, body: &str) -> Self {
-        let bin_dir = root.path().join("bin");
+        let bin_dir = root.outside().join("bin");
         std::fs::create_dir_all(&bin_dir).unwrap();
         let calls = bin_dir.join(format!("{name}.calls"));
         let script = format!(

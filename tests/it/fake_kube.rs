@@ -226,5 +226,5 @@ pub fn kubeconfig(root: &Root, contexts: &[(&str, &FakeKube)]) -> PathBuf {
     }
     // The current context is neither: only the injected `--context` may choose a server.
     text.push_str("current-context: \"\"\npreferences: {}\n");
-    root.write("kube/config", &text)
+    root.write_outside("kube/config", &text)
 }

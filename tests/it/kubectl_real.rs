@@ -48,7 +48,10 @@ pub fn torii_with(root: &Root, real: &Path, ambient: Option<&Path>) -> assert_cm
         .env("PATH", std::env::join_paths(dirs).unwrap())
         .env(
             "KUBECONFIG",
-            ambient.map_or_else(|| root.path().join("no-such-kubeconfig"), Path::to_path_buf),
+            ambient.map_or_else(
+                || root.outside().join("no-such-kubeconfig"),
+                Path::to_path_buf,
+            ),
         );
     command
 }
@@ -84,7 +87,7 @@ fn lab_with(rules: &str, identity: &str, extra: [&[&str]; 2]) -> Option<Lab> {
         &format!(
             "KUBECONFIG=\"{}\"\nKUBECACHEDIR=\"{}\"\n",
             config.display(),
-            root.path().join("kube/cache").display()
+            root.outside().join("kube/cache").display()
         ),
     );
     for ((alias, context), extra) in [("lab_a", CTX_A), ("lab_b", CTX_B)].into_iter().zip(extra) {
@@ -167,7 +170,7 @@ async fn each_alias_reaches_only_its_own_server() {
     };
     assert_eq!(launches, vec![expected(CTX_A), expected(CTX_B)]);
     // The discovery cache went where the provider's .env said, not to the host's home.
-    assert!(lab.root.path().join("kube/cache").is_dir());
+    assert!(lab.root.outside().join("kube/cache").is_dir());
     assert_no_context(&lab.root, &format!("{tools}{from_a}{from_b}"));
     let log = audit_lines(&lab.root).join("\n");
     assert!(
@@ -330,7 +333,7 @@ async fn the_aws_identity_probe_admits_the_expected_account_and_stops_another() 
     let moto = Moto::start(
         &aws,
         &moto_server,
-        &root.path().join("moto"),
+        &root.outside().join("moto"),
         aws_moto::SETUP_REQUESTS,
     );
     let keys = moto.role_session();
@@ -341,7 +344,7 @@ async fn the_aws_identity_probe_admits_the_expected_account_and_stops_another() 
              AWS_CONFIG_FILE=\"{none}\"\nAWS_SHARED_CREDENTIALS_FILE=\"{none}\"\n",
             moto.url,
             aws_moto::REGION,
-            none = root.path().join("no-aws-files").display()
+            none = root.outside().join("no-aws-files").display()
         ),
     );
     let aws_cli = FakeCli::new(root, "aws", &format!("exec '{}' \"$@\"", aws.display()));
@@ -415,7 +418,7 @@ async fn the_aws_identity_probe_admits_the_expected_account_and_stops_another() 
 #[tokio::test]
 async fn a_kuberc_cannot_redirect_an_alias_to_another_server_or_identity() {
     let Some(lab) = lab(GET_PODS) else { return };
-    let kuberc = lab.root.write(
+    let kuberc = lab.root.write_outside(
         "agent-written/kuberc.yaml",
         &format!(
             "apiVersion: kubectl.config.k8s.io/v1beta1\nkind: Preference\ndefaults:\n\

@@ -56,7 +56,7 @@ impl Case {
             &format!(
                 "KUBECONFIG=\"{}\"\nKUBECACHEDIR=\"{}\"\n",
                 config.display(),
-                root.path().join("kube/cache").display()
+                root.outside().join("kube/cache").display()
             ),
         );
         for alias in aliases {
@@ -352,7 +352,7 @@ async fn k8s_tgt_08_a_grant_is_isolated_per_alias() {
     let moto = Moto::start(
         &aws,
         &moto_server,
-        &case.root.path().join("moto"),
+        &case.root.outside().join("moto"),
         aws_moto::SETUP_REQUESTS,
     );
     let keys = moto.role_session();
@@ -363,7 +363,7 @@ async fn k8s_tgt_08_a_grant_is_isolated_per_alias() {
              AWS_CONFIG_FILE=\"{none}\"\nAWS_SHARED_CREDENTIALS_FILE=\"{none}\"\n",
             moto.url,
             aws_moto::REGION,
-            none = case.root.path().join("no-aws-files").display()
+            none = case.root.outside().join("no-aws-files").display()
         ),
     );
     case.aws = FakeCli::new(

@@ -19,7 +19,8 @@ pub async fn start(root: &Root, env: &[(&str, OsString)]) -> Client {
     let mut command = tokio::process::Command::new(assert_cmd::cargo::cargo_bin("torii"));
     command
         .env("TORII_CONFIG_DIR", root.path())
-        .env("TORII_NO_GUI", "1");
+        .env("TORII_NO_GUI", "1")
+        .current_dir(root.work());
     for (name, value) in env {
         command.env(name, value);
     }

@@ -190,23 +190,35 @@ async fn target_clear_and_a_corrupt_lease_file_deny_without_a_process() {
 
 #[tokio::test]
 async fn a_lease_revoked_between_the_decision_and_the_launch_blocks_the_launch() {
-    // The identity provider's validator runs after the decision; it clears the leases, as a
-    // human running `torii target clear` at that moment would.
+    // The identity provider's validator runs after the decision; while it runs, a human runs
+    // `torii target clear`. (The validator cannot do it itself: it is confined out of the
+    // config root, so it says when it is running and waits for the go-ahead.)
     let Setup { root, kube } = setup(Some("idp-check"));
-    let torii = assert_cmd::cargo::cargo_bin("torii");
+    let running = root.outside().join("validator-running");
+    let go = root.outside().join("validator-go");
     FakeCli::new(
         &root,
         "idp-check",
         &format!(
-            "'{}' target clear kube >/dev/null 2>&1; exit 0",
-            torii.display()
+            ": > '{}'; while [ ! -e '{}' ]; do sleep 0.05; done; exit 0",
+            running.display(),
+            go.display()
         ),
     );
     activate(&root, "lab", &[]);
     let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
-    let (result, is_error) = client
-        .call("kube", json!({"target": "lab", "args": ["get", "pods"]}))
-        .await;
+    let call = client.call("kube", json!({"target": "lab", "args": ["get", "pods"]}));
+    let human = async {
+        while !running.exists() {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        root.torii()
+            .args(["target", "clear", "kube"])
+            .assert()
+            .success();
+        std::fs::write(&go, "").unwrap();
+    };
+    let ((result, is_error), ()) = tokio::join!(call, human);
     assert!(is_error, "{result}");
     assert_eq!(result["decision"]["source"], "rules");
     assert!(result.get("execution").is_none());
@@ -325,7 +337,7 @@ async fn an_aws_profile_validator_sees_the_bound_profile_and_no_ambient_credenti
         "version: \"1\"\nname: dev\nidentity:\n  provider: awsp\n  profile: dev-profile\n  \
          expect: \"123456789012\"\n",
     );
-    let seen = root.path().join("validator-env");
+    let seen = root.outside().join("validator-env");
     let aws = FakeCli::new(&root, "awsfake", "echo '{\"Account\": \"123456789012\"}'");
     FakeCli::new(
         &root,

@@ -131,7 +131,7 @@ fn undeclared_files_are_neither_run_nor_installed() {
     use std::os::unix::fs::PermissionsExt;
     let root = Root::new();
     let (_keep, package) = copy_example("az");
-    let marker = root.path().join("ran");
+    let marker = root.outside().join("ran");
     let script = package.join("install.sh");
     std::fs::write(
         &script,

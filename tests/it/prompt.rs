@@ -137,6 +137,8 @@ mod windows {
                 base_env: vec![],
                 inject: vec![("API_TOKEN".into(), "TOKEN".into())],
                 removed_env: vec![],
+                confine_root: "/nonexistent/torii-root".into(),
+                confinement: torii::confine::Mode::BestEffort,
             }),
         };
         let script = r#"{"steps": [
@@ -150,7 +152,7 @@ mod windows {
         assert_eq!(
             answer,
             AuthAnswer::Validated {
-                values: BTreeMap::from([("TOKEN".to_string(), "good".to_string())]),
+                values: BTreeMap::from([("TOKEN".to_string(), "good".into())]),
                 refused: 1,
             }
         );

@@ -34,6 +34,7 @@ fn the_python_mcp_sdk_drives_torii() {
         .arg(assert_cmd::cargo::cargo_bin("torii"))
         .arg(root.path())
         .arg(fake.path_env())
+        .current_dir(root.work())
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);

@@ -22,6 +22,7 @@ impl RawServer {
             .env("TORII_CONFIG_DIR", root.path())
             .env("TORII_NO_GUI", "1")
             .env("PATH", fake.path_env())
+            .current_dir(root.work())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -42,7 +42,7 @@ fn stdout_of(assert: &assert_cmd::assert::Assert) -> String {
 
 /// A kubeconfig with two contexts; listing contexts needs no server.
 fn kubeconfig(root: &Root) -> PathBuf {
-    root.write(
+    root.write_outside(
         "kubeconfig.yaml",
         "apiVersion: v1\nkind: Config\nclusters:\n\
          - name: a\n  cluster: {server: \"https://127.0.0.1:1\"}\n\

@@ -13,10 +13,12 @@ use std::io::ErrorKind;
 use std::path::Path;
 
 use crate::atomic::{self, Mode};
+use crate::confine::Confinement;
 use crate::human;
 use crate::paths::ConfigRoot;
 use crate::registry::{Provider, Registry, RegistryError, TargetConfig, TargetingMode, check_name};
 use crate::runner::{self, Launch};
+use crate::settings::Settings;
 
 use super::super::{CliError, TargetAdd};
 use super::{RESTART_NOTE, select};
@@ -52,7 +54,7 @@ pub fn run(args: &TargetAdd, root: &ConfigRoot) -> Result<(), CliError> {
     let text = binding.to_yaml(alias);
     check(&registry, &provider, &path, &text, &binding, alias, mode)?;
     if let Some(context) = binding.context {
-        verify_context(&provider, context)?;
+        verify_context(&provider, context, root)?;
     }
     write_new(&provider.targets_dir(), &dir, &path, &text)?;
     human::data(&path.display().to_string());
@@ -235,7 +237,7 @@ fn flag_of(field: &str, mode: TargetingMode) -> Option<&'static str> {
 
 /// Refuses a context the kubeconfig does not have. The provider's `.env` applies, as it does to
 /// every call of the tool: a `KUBECONFIG` set there is the kubeconfig that must hold the context.
-fn verify_context(provider: &Provider, context: &str) -> Result<(), CliError> {
+fn verify_context(provider: &Provider, context: &str, root: &ConfigRoot) -> Result<(), CliError> {
     let env_overlay = runner::read_env_file(&provider.env_file_path()).map_err(|error| {
         CliError::Refused(format!(
             "{}; nothing was written",
@@ -250,6 +252,11 @@ fn verify_context(provider: &Provider, context: &str) -> Result<(), CliError> {
         env_overlay,
         env_remove: Vec::new(),
         max_output_bytes: CONTEXT_CHECK_OUTPUT_BYTES,
+        // The provider's CLI is a provider child here too: it stays out of the config root.
+        confinement: Confinement::new(
+            root.dir(),
+            Settings::load(&root.settings_file())?.child_confinement,
+        ),
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -7,6 +7,7 @@ use super::super::window::{Decided, Feedback, Status};
 use super::clipboard;
 use super::validator::{Job, Verdict};
 use crate::prompt::{AuthAnswer, AuthRequest};
+use crate::secret::Secret;
 
 /// Where the form stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,7 +95,7 @@ impl AuthState {
     }
 
     /// The candidate: name → value, single-line values trimmed, empty optional fields left out.
-    pub fn candidate(&self) -> BTreeMap<String, String> {
+    pub fn candidate(&self) -> BTreeMap<String, Secret> {
         self.request
             .fields
             .iter()
@@ -108,6 +109,7 @@ impl AuthState {
                 (field.name.clone(), value)
             })
             .filter(|(_, value)| !value.trim().is_empty())
+            .map(|(name, value)| (name, Secret::from(value)))
             .collect()
     }
 
@@ -212,7 +214,7 @@ impl AuthState {
         );
     }
 
-    fn accept(&mut self, values: BTreeMap<String, String>, now: f64) {
+    fn accept(&mut self, values: BTreeMap<String, Secret>, now: f64) {
         let text = if self.request.validator.is_some() {
             "👍 Session validated."
         } else {
@@ -300,7 +302,7 @@ mod tests {
         let AuthAnswer::Validated { values, .. } = &decided.answer else {
             panic!("not validated");
         };
-        assert_eq!(values["AWS_ACCESS_KEY_ID"], "AKIA");
+        assert_eq!(values["AWS_ACCESS_KEY_ID"], Secret::from("AKIA"));
         assert!(!values.contains_key("AWS_SESSION_TOKEN"));
         assert_eq!(decided.feedback.text, "👍 Values accepted.");
         // A finished form takes no more input.

@@ -2,8 +2,9 @@
 //! repainting (progress, Cancel) while the provider's validator runs.
 //!
 //! The validator is started without a shell, by absolute path, with null stdin, stdout and
-//! stderr: nothing it prints can reach the window, the server or the agent. Cancelling (or
-//! dropping the job, when the window closes) kills it.
+//! stderr: nothing it prints can reach the window, the server or the agent. Like every provider
+//! child it gets none of Torii's `TORII_*` variables and is confined out of the config root.
+//! Cancelling (or dropping the job, when the window closes) kills it.
 
 use std::collections::BTreeMap;
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -13,7 +14,10 @@ use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use crate::confine::Confinement;
 use crate::prompt::ValidatorSpec;
+use crate::runner::TORII_ENV_PREFIX;
+use crate::secret::Secret;
 
 /// How often the thread checks whether the validator ended or was cancelled.
 const POLL: Duration = Duration::from_millis(20);
@@ -38,18 +42,19 @@ impl Job {
     /// verdict is ready, so the window repaints.
     pub fn start(
         spec: &ValidatorSpec,
-        candidate: &BTreeMap<String, String>,
+        candidate: &BTreeMap<String, Secret>,
         wake: impl Fn() + Send + 'static,
     ) -> Job {
         let (sender, verdict) = mpsc::channel();
         let cancel = Arc::new(AtomicBool::new(false));
         let command = command(spec, candidate);
+        let confinement = Confinement::new(&spec.confine_root, spec.confinement);
         let cancelled = Arc::clone(&cancel);
         let thread = std::thread::Builder::new()
             .name("validator".into())
             .spawn(move || {
                 let verdict = match command {
-                    Ok(command) => run(command, &cancelled),
+                    Ok(command) => run(command, &confinement, &cancelled),
                     Err(reason) => Verdict::Refused(reason),
                 };
                 // The window may be gone already: nobody to tell then.
@@ -104,7 +109,7 @@ impl Drop for Job {
 
 /// The validator's command: inherited environment minus `removed_env`, plus `base_env`, plus
 /// the candidate's values for the injected variables (an empty optional field is not set).
-fn command(spec: &ValidatorSpec, candidate: &BTreeMap<String, String>) -> Result<Command, String> {
+fn command(spec: &ValidatorSpec, candidate: &BTreeMap<String, Secret>) -> Result<Command, String> {
     if !spec.program.is_absolute() {
         return Err(format!(
             "the validator {} is not an absolute path",
@@ -114,7 +119,7 @@ fn command(spec: &ValidatorSpec, candidate: &BTreeMap<String, String>) -> Result
     let injected = spec
         .inject
         .iter()
-        .filter_map(|(variable, field)| Some((variable, candidate.get(field)?)))
+        .filter_map(|(variable, field)| Some((variable, candidate.get(field)?.expose())))
         .filter(|(_, value)| !value.is_empty());
     let names = spec
         .removed_env
@@ -130,10 +135,22 @@ fn command(spec: &ValidatorSpec, candidate: &BTreeMap<String, String>) -> Result
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
+    for (name, _) in std::env::vars_os() {
+        if name
+            .as_encoded_bytes()
+            .starts_with(TORII_ENV_PREFIX.as_bytes())
+        {
+            command.env_remove(name);
+        }
+    }
     for name in &spec.removed_env {
         command.env_remove(name);
     }
-    command.envs(spec.base_env.iter().map(|(name, value)| (name, value)));
+    command.envs(
+        spec.base_env
+            .iter()
+            .map(|(name, value)| (name, value.expose())),
+    );
     command.envs(injected);
     Ok(command)
 }
@@ -142,10 +159,15 @@ fn is_env_name(name: &str) -> bool {
     !name.is_empty() && !name.contains(['=', '\0'])
 }
 
-fn run(mut command: Command, cancel: &AtomicBool) -> Verdict {
-    let mut child = match command.spawn() {
+fn run(mut command: Command, confinement: &Confinement, cancel: &AtomicBool) -> Verdict {
+    let mut child = match confinement.spawn(|| command.spawn()) {
         Ok(child) => child,
-        Err(error) => return Verdict::Refused(format!("cannot start the validator: {error}")),
+        Err(error) => {
+            return Verdict::Refused(format!(
+                "cannot start the validator: {}",
+                crate::errors::chain(&error)
+            ));
+        }
     };
     loop {
         match child.try_wait() {
@@ -184,12 +206,14 @@ mod tests {
         ValidatorSpec {
             program: "/bin/sh".into(),
             args: vec!["-c".into(), script.into()],
-            base_env: vec![("FROM_DOTENV".into(), "dotenv".into())],
+            base_env: vec![("FROM_DOTENV".into(), Secret::from("dotenv"))],
             inject: inject
                 .iter()
                 .map(|(variable, field)| (variable.to_string(), field.to_string()))
                 .collect(),
             removed_env: vec!["HOME".into()],
+            confine_root: "/nonexistent/torii-root".into(),
+            confinement: crate::confine::Mode::BestEffort,
         }
     }
 
@@ -203,8 +227,8 @@ mod tests {
         panic!("the validator did not finish");
     }
 
-    fn candidate(token: &str) -> BTreeMap<String, String> {
-        BTreeMap::from([("TOKEN_FIELD".to_string(), token.to_string())])
+    fn candidate(token: &str) -> BTreeMap<String, Secret> {
+        BTreeMap::from([("TOKEN_FIELD".to_string(), Secret::from(token))])
     }
 
     #[test]

@@ -1,0 +1,184 @@
+//! Child confinement: no provider child (the command, a validator, an identity probe, a
+//! preflight) can read or write anything under the config root, where Torii keeps the policy,
+//! grants, leases and collected credentials. The rest of the file system stays as the user has
+//! it.
+//!
+//! Every provider child is started by [`Confinement::spawn`]: the start runs on a new thread
+//! that first restricts itself, and a process inherits the restriction of the thread that
+//! started it, for its whole life and its own children's. Torii's other threads are untouched.
+//!
+//! On Linux the restriction is Landlock (see `linux.rs`). Where the kernel cannot enforce it
+//! (or on another system), `settings.yaml` decides: `child_confinement: best-effort` (default)
+//! starts children unconfined and says so once; `required` refuses to start them.
+
+#[cfg(target_os = "linux")]
+mod linux;
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+/// `settings.yaml` `child_confinement`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// Confine when the kernel can; otherwise start children unconfined and say so once.
+    #[default]
+    BestEffort,
+    /// Never start a child that the kernel cannot confine.
+    Required,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::BestEffort => "best-effort",
+            Mode::Required => "required",
+        }
+    }
+}
+
+/// Whether this system can confine children, found once when a [`Confinement`] is made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Support {
+    /// Children are confined; `mechanism` names it, e.g. `Landlock ABI 7`.
+    Enforced { mechanism: String },
+    /// Children cannot be confined here, and why.
+    Unavailable { reason: String },
+}
+
+/// A child was not started.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfineError {
+    #[error(
+        "child confinement is required (settings.yaml `child_confinement: required`) but \
+         cannot be enforced here: {reason}"
+    )]
+    Required { reason: String },
+    #[error("cannot confine the child process")]
+    Restrict {
+        #[source]
+        source: io::Error,
+    },
+    /// The start itself failed (for example the program could not be executed).
+    #[error(transparent)]
+    Start(io::Error),
+}
+
+/// How provider children are confined for one config root. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Confinement {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    root: PathBuf,
+    mode: Mode,
+    support: Support,
+    #[cfg(target_os = "linux")]
+    rules: Option<linux::Rules>,
+}
+
+impl Confinement {
+    /// Confinement of `root` (the config root), probing once what this system supports.
+    pub fn new(root: &Path, mode: Mode) -> Self {
+        #[cfg(target_os = "linux")]
+        {
+            let protected = protected_path(root);
+            let support = linux::probe();
+            let rules =
+                matches!(support, Support::Enforced { .. }).then(|| linux::Rules::new(protected));
+            Self {
+                inner: Arc::new(Inner {
+                    root: root.to_path_buf(),
+                    mode,
+                    support,
+                    rules,
+                }),
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = root;
+            Self {
+                inner: Arc::new(Inner {
+                    root: root.to_path_buf(),
+                    mode,
+                    support: Support::Unavailable {
+                        reason: "child confinement is implemented with Linux Landlock only".into(),
+                    },
+                }),
+            }
+        }
+    }
+
+    /// The config root children are kept out of, as given.
+    pub fn root(&self) -> &Path {
+        &self.inner.root
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.inner.mode
+    }
+
+    pub fn support(&self) -> &Support {
+        &self.inner.support
+    }
+
+    /// What to tell the human once (stderr, audit) when children will not be confined.
+    pub fn warning(&self) -> Option<String> {
+        let Support::Unavailable { reason } = &self.inner.support else {
+            return None;
+        };
+        Some(match self.inner.mode {
+            Mode::BestEffort => format!(
+                "provider children are not confined ({reason}): they can read and write the \
+                 config root. Set `child_confinement: required` in settings.yaml to refuse them."
+            ),
+            Mode::Required => format!(
+                "provider children will not be started: `child_confinement: required` cannot be \
+                 enforced ({reason})"
+            ),
+        })
+    }
+
+    /// Runs `start` (which starts one child process and returns its handle) on a new thread
+    /// restricted so that the child can neither read nor write the config root. Blocks until
+    /// `start` returns.
+    pub fn spawn<T: Send>(
+        &self,
+        start: impl FnOnce() -> io::Result<T> + Send,
+    ) -> Result<T, ConfineError> {
+        if let Support::Unavailable { reason } = &self.inner.support {
+            return match self.inner.mode {
+                Mode::BestEffort => start().map_err(ConfineError::Start),
+                Mode::Required => Err(ConfineError::Required {
+                    reason: reason.clone(),
+                }),
+            };
+        }
+        #[cfg(target_os = "linux")]
+        if let Some(rules) = &self.inner.rules {
+            return rules.spawn(self.inner.mode, start);
+        }
+        start().map_err(ConfineError::Start)
+    }
+}
+
+/// The path to protect: the root with every symbolic link resolved, so that the rules follow
+/// the real directories. A root that does not exist yet is protected under its absolute name.
+#[cfg(target_os = "linux")]
+fn protected_path(root: &Path) -> PathBuf {
+    root.canonicalize()
+        .or_else(|_| std::path::absolute(root))
+        .unwrap_or_else(|_| root.to_path_buf())
+}
+
+#[cfg(not(target_os = "linux"))]
+#[allow(dead_code)]
+fn protected_path(root: &Path) -> PathBuf {
+    root.to_path_buf()
+}

@@ -1,0 +1,178 @@
+//! Reading Torii's own files (configuration, policy, environment, state): one way for all of
+//! them, so that none can hang the server or be silently skipped.
+//!
+//! - Only a regular file is read. A FIFO, a device or a directory where a file is expected is
+//!   an error, and opening never blocks on a FIFO that has no writer.
+//! - Every read is bounded: a file larger than its limit is an error, not a partial read.
+//! - "Absent" means nothing at all is at the path. A symbolic link whose target is missing is
+//!   something that exists and cannot be read, so it is an error: on the decision path a file
+//!   that cannot be read must deny, never fall back to a default.
+
+use std::fs::File;
+use std::io::{self, ErrorKind, Read};
+use std::path::Path;
+
+/// Configuration and state files: far above any real provider, target, settings, lease or
+/// `.env` file, and far below what would hurt the server.
+pub const SMALL_FILE_BYTES: u64 = 1024 * 1024;
+
+/// The file's bytes, or `None` when nothing exists at `path` (nor its parent directory).
+pub fn read_optional(path: &Path, limit: u64) -> io::Result<Option<Vec<u8>>> {
+    let Some(file) = open_if_present(path)? else {
+        return Ok(None);
+    };
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(io::Error::new(
+            ErrorKind::FileTooLarge,
+            format!("larger than {limit} bytes"),
+        ));
+    }
+    Ok(Some(bytes))
+}
+
+/// How often an open is retried when the path changes between the open and the look at what
+/// is there (a writer renaming a new file into place).
+const OPEN_ATTEMPTS: usize = 3;
+
+fn open_if_present(path: &Path) -> io::Result<Option<File>> {
+    for _ in 0..OPEN_ATTEMPTS {
+        match open_regular(path) {
+            Ok(file) => return Ok(Some(file)),
+            Err(error) if is_absent(&error) => {}
+            Err(error) => return Err(error),
+        }
+        match std::fs::symlink_metadata(path) {
+            Err(_) => return Ok(None),
+            // The open failed on a missing target, yet the path itself exists.
+            Ok(link) if link.file_type().is_symlink() && std::fs::metadata(path).is_err() => {
+                return Err(io::Error::other(
+                    "is a symbolic link to a file that does not exist",
+                ));
+            }
+            // Something appeared after the open failed: open it.
+            Ok(_) => {}
+        }
+    }
+    Err(io::Error::other("keeps changing while it is opened"))
+}
+
+/// [`read_optional`] decoded as UTF-8.
+pub fn read_optional_text(path: &Path, limit: u64) -> io::Result<Option<String>> {
+    read_optional(path, limit)?
+        .map(|bytes| {
+            String::from_utf8(bytes)
+                .map_err(|_| io::Error::new(ErrorKind::InvalidData, "not valid UTF-8"))
+        })
+        .transpose()
+}
+
+/// True when an open failed because the path (or a directory on the way) does not exist.
+fn is_absent(error: &io::Error) -> bool {
+    matches!(error.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory)
+}
+
+/// Opens `path` for reading if it is a regular file (following symbolic links).
+fn open_regular(path: &Path) -> io::Result<File> {
+    let file = open_nonblocking(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::new(
+            ErrorKind::InvalidInput,
+            "is not a regular file (a FIFO, device or directory is never read)",
+        ));
+    }
+    Ok(file)
+}
+
+/// `O_NONBLOCK` makes opening a FIFO return at once instead of waiting for a writer; on a
+/// regular file it changes nothing.
+#[cfg(unix)]
+fn open_nonblocking(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn open_nonblocking(path: &Path) -> io::Result<File> {
+    File::open(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn absent_files_are_none_and_present_ones_are_read_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a");
+        assert!(read_optional(&path, 10).unwrap().is_none());
+        assert!(
+            read_optional(&path.join("under-a-file"), 10)
+                .unwrap()
+                .is_none()
+        );
+        std::fs::write(&path, "0123456789").unwrap();
+        assert_eq!(read_optional(&path, 10).unwrap().unwrap(), b"0123456789");
+        assert!(
+            read_optional(&dir.path().join("a/b"), 10)
+                .unwrap()
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn a_file_over_the_limit_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big");
+        std::fs::write(&path, "0123456789!").unwrap();
+        let error = read_optional(&path, 10).unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::FileTooLarge);
+        assert_eq!(error.to_string(), "larger than 10 bytes");
+    }
+
+    #[test]
+    fn a_directory_is_not_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let error = read_optional(dir.path(), 10).unwrap_err();
+        assert!(error.to_string().contains("not a regular file"), "{error}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_dangling_symlink_is_an_error_not_an_absent_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("rules.yaml");
+        std::os::unix::fs::symlink(dir.path().join("missing"), &link).unwrap();
+        let error = read_optional(&link, 10).unwrap_err();
+        assert!(error.to_string().contains("symbolic link"), "{error}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("provider.yaml");
+        let status = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let error = read_optional(&fifo, 10).unwrap_err();
+        assert!(error.to_string().contains("not a regular file"), "{error}");
+    }
+
+    #[test]
+    fn text_must_be_utf8() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t");
+        std::fs::write(&path, [0xff, 0xfe]).unwrap();
+        assert_eq!(
+            read_optional_text(&path, 10).unwrap_err().kind(),
+            ErrorKind::InvalidData
+        );
+    }
+}
