@@ -2,7 +2,7 @@
 # Screenshots of every window state, for docs/src/gui.md: each window runs natively (eframe,
 # OpenGL) under Xvfb and is captured with ImageMagick's `import`.
 #
-# A debug build of torii is used: its test driver (TORII_TEST_PROMPT_SCRIPT, see
+# A build of torii with the test-hooks feature is used: its test driver (TORII_TEST_PROMPT_SCRIPT, see
 # src/gui/driver.rs) clicks through the window by label to reach a state, then hands the window
 # to the native shell (`"show": true`). The hold-to-confirm state is reached with a real press:
 # xdotool holds the mouse button on Add to the set in the native window, and the script checks
@@ -24,7 +24,7 @@ if ((${#need[@]})); then
   apt-get update -qq && apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-cargo build --quiet --bin torii
+cargo build --quiet --bin torii --features test-hooks
 TORII=$PWD/target/debug/torii
 
 DISPLAY_NUMBER=${SCREENSHOT_DISPLAY:-:97}

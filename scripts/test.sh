@@ -45,13 +45,19 @@ export TORII_REQUIRE_TEST_TOOLS=1
 step "cargo fmt --all -- --check"
 cargo fmt --all -- --check
 
-step "cargo clippy --all-targets -- -D warnings (with and without the GUI)"
+step "cargo clippy --all-targets -- -D warnings (with and without the GUI and the test hooks)"
+cargo clippy --workspace --all-targets --features test-hooks -- -D warnings
 cargo clippy --workspace --all-targets -- -D warnings
 cargo clippy --workspace --all-targets --no-default-features -- -D warnings
 
-step "cargo test"
-cargo test --workspace --all-targets
+# The scripted human and the window driver exist only with the test-hooks feature, which no
+# other build has; the second run proves that a default build ignores them.
+step "cargo test (with the test hooks)"
+cargo test --workspace --all-targets --features test-hooks
 cargo test --workspace --doc
+
+step "cargo test test_hooks (a default build ignores the test hooks)"
+cargo test --test it test_hooks
 
 step "mdbook build docs"
 mdbook build docs

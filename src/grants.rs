@@ -113,7 +113,7 @@ mod tests {
                     for index in 0..40 {
                         let operation = format!("{writer}-{index}");
                         let matcher = jasper::GrantMatcher::exact(&args(&[&operation]));
-                        add(&path, GrantEntry::new(u64::MAX / 2, matcher), 0).unwrap();
+                        add(&path, GrantEntry::new(600, matcher), 0).unwrap();
                     }
                 })
             })
@@ -132,7 +132,7 @@ mod tests {
         assert!(load(&path).find(&args(&["get", "pods"]), 0).is_none());
         add(
             &path,
-            GrantEntry::new(u64::MAX / 2, jasper::GrantMatcher::exact(&args(&["x"]))),
+            GrantEntry::new(600, jasper::GrantMatcher::exact(&args(&["x"]))),
             0,
         )
         .unwrap();

@@ -11,7 +11,7 @@ use serde::Deserialize;
 /// over MCP, so an unbounded value would let one call exhaust the server.
 pub const MAX_OUTPUT_BYTES_LIMIT: u64 = 64 * 1024 * 1024;
 /// Leases (and, by the same bound, grant durations) last 1 to 1,440 minutes.
-pub const MINUTES_RANGE: std::ops::RangeInclusive<u64> = 1..=1440;
+pub const MINUTES_RANGE: std::ops::RangeInclusive<u64> = 1..=jasper::MAX_GRANT_SECONDS / 60;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {

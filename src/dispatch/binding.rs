@@ -29,6 +29,9 @@ pub const AWS_PROFILE_REMOVED_ENV: &[&str] = &[
     "AWS_ROLE_SESSION_NAME",
 ];
 
+/// Turns kubectl's kuberc (user preferences and per-command flag defaults) off.
+pub const KUBERC_SWITCH: (&str, &str) = ("KUBECTL_KUBERC", "false");
+
 /// The arguments placed between the provider's `args_prefix` and the agent's arguments.
 pub fn target_args(provider: &Provider, target: &Target) -> Vec<String> {
     let config = target.config();
@@ -52,8 +55,9 @@ pub fn target_args(provider: &Provider, target: &Target) -> Vec<String> {
 
 /// Environment a target binding removes from, and sets on, every child that runs for it (the
 /// validator, the identity probe and the command): the identity provider's `removed_env` and
-/// `profile_env` (carrying `identity.profile`), and for `aws_profile` the inherited AWS
-/// credential, region and endpoint variables that would override the pinned profile.
+/// `profile_env` (carrying `identity.profile`); for `aws_profile` the inherited AWS
+/// credential, region and endpoint variables that would override the pinned profile; for
+/// `kubectl_context` kuberc turned off, so no preferences file can override the context.
 pub fn target_env(
     provider: &Provider,
     identity: &Provider,
@@ -62,8 +66,17 @@ pub fn target_env(
     let auth = &identity.config().auth;
     let mut removed: Vec<String> = auth.removed_env.clone();
     let mut set = Vec::new();
-    if provider.config().targeting_mode() == Some(TargetingMode::AwsProfile) {
-        removed.extend(AWS_PROFILE_REMOVED_ENV.iter().map(|name| name.to_string()));
+    match provider.config().targeting_mode() {
+        Some(TargetingMode::AwsProfile) => {
+            removed.extend(AWS_PROFILE_REMOVED_ENV.iter().map(|name| name.to_string()));
+        }
+        Some(TargetingMode::KubectlContext) => {
+            // A kuberc sets defaults for any flag, `--server` and `--as` included, which an
+            // injected `--context` does not override; any file a child can write (another
+            // provider's output, say) could become one. Torii's kubectl reads none.
+            set.push((KUBERC_SWITCH.0.to_string(), Secret::from(KUBERC_SWITCH.1)));
+        }
+        None => {}
     }
     if let (Some(variable), Some(profile)) = (&auth.profile_env, &target.config().identity.profile)
     {

@@ -15,23 +15,23 @@ use crate::prompt::{
 #[derive(Debug)]
 pub struct Human {
     availability: Availability,
-    #[cfg(debug_assertions)]
+    #[cfg(feature = "test-hooks")]
     responder: Option<super::responder::Responder>,
 }
 
 impl Human {
-    /// From the process environment: `TORII_NO_GUI`, the build's features, and (debug builds
-    /// only) the test responder.
+    /// From the process environment: `TORII_NO_GUI`, the build's features, and (feature
+    /// `test-hooks` only) the test responder.
     pub fn from_env() -> Self {
         Self {
             availability: prompt::availability(),
-            #[cfg(debug_assertions)]
+            #[cfg(feature = "test-hooks")]
             responder: super::responder::Responder::from_env(),
         }
     }
 
     fn scripted(&self) -> bool {
-        #[cfg(debug_assertions)]
+        #[cfg(feature = "test-hooks")]
         if self.responder.is_some() {
             return true;
         }
@@ -59,7 +59,7 @@ impl Human {
 
     /// Asks `question`; any failure of the window is `Err` and means no.
     pub async fn ask<Q: Question>(&self, question: &Q) -> Result<Q::Answer, String> {
-        #[cfg(debug_assertions)]
+        #[cfg(feature = "test-hooks")]
         if let Some(responder) = &self.responder {
             return responder.answer(question);
         }
@@ -75,7 +75,7 @@ impl Collector for Human {
         request: CollectRequest,
     ) -> Pin<Box<dyn Future<Output = Collected> + Send + 'a>> {
         Box::pin(async move {
-            #[cfg(debug_assertions)]
+            #[cfg(feature = "test-hooks")]
             if let Some(responder) = &self.responder {
                 return responder
                     .collect(&auth_request(&request), request.validator.as_ref())

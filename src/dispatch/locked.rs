@@ -4,7 +4,7 @@
 //! Checked before the policy is even read, so a refusal audits nothing and starts nothing; the
 //! refusal names the flag, never the value the agent supplied.
 
-use crate::registry::{Provider, TargetingMode};
+use crate::registry::{ProviderConfig, TargetingMode};
 
 /// kubectl's non-removable baseline (the book's list) plus `-s`, the short form of `--server`,
 /// and `--kuberc`: a kuberc file sets default values for any flag of a command (`--server`,
@@ -32,9 +32,12 @@ const KUBECTL_BASELINE: &[&str] = &[
     "--kuberc",
 ];
 
-/// Flags that would replace the aws_profile binding (profile, region, endpoint, TLS trust), and
-/// `--debug`, whose log prints the profile name and the access key the binding resolved to.
+/// Flags that would replace the aws_profile binding (profile, region, endpoint, TLS trust),
+/// `--debug`, whose log prints the profile name and the access key the binding resolved to, and
+/// `configure`, which rewrites the bound profile itself (an `endpoint_url` that also answers
+/// the account check, a `credential_process` that runs a command).
 const AWS_PROFILE_LOCKED: &[&str] = &[
+    "configure",
     "--debug",
     "--profile",
     "--region",
@@ -53,9 +56,9 @@ enum Parser {
     Argparse,
 }
 
-/// The locked flags of `provider`, or none for a simple provider.
-pub fn locked_options(provider: &Provider) -> Vec<String> {
-    let Some(targeting) = &provider.config().targeting else {
+/// The locked flags of a provider, or none for a simple provider.
+pub fn locked_options(provider: &ProviderConfig) -> Vec<String> {
+    let Some(targeting) = &provider.targeting else {
         return Vec::new();
     };
     match targeting.mode {
@@ -71,15 +74,15 @@ pub fn locked_options(provider: &Provider) -> Vec<String> {
     }
 }
 
-fn parser_of(provider: &Provider) -> Parser {
-    match provider.config().targeting_mode() {
+fn parser_of(provider: &ProviderConfig) -> Parser {
+    match provider.targeting_mode() {
         Some(TargetingMode::AwsProfile) => Parser::Argparse,
         _ => Parser::Pflag,
     }
 }
 
 /// The first locked flag that `args` uses, in any spelling the CLI would accept.
-pub fn find_locked(provider: &Provider, args: &[String]) -> Option<String> {
+pub fn find_locked(provider: &ProviderConfig, args: &[String]) -> Option<String> {
     let locked = locked_options(provider);
     let parser = parser_of(provider);
     args.iter().find_map(|token| {
@@ -169,5 +172,8 @@ mod tests {
         for token in ["--debug", "--deb", "--d"] {
             assert!(uses_flag(token, "--debug", Parser::Argparse), "{token}");
         }
+        // `configure` is a command, locked as a whole token only.
+        assert!(uses_flag("configure", "configure", Parser::Argparse));
+        assert!(!uses_flag("configured", "configure", Parser::Argparse));
     }
 }

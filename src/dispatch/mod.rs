@@ -18,7 +18,7 @@ mod locked;
 mod outcome;
 mod policy;
 mod policy_view;
-#[cfg(debug_assertions)]
+#[cfg(feature = "test-hooks")]
 mod responder;
 mod session;
 
@@ -32,7 +32,7 @@ use serde_json::{Map, Value};
 
 pub use envelope::{Envelope, EnvelopeError, Shape};
 pub use human::Human;
-pub use locked::locked_options;
+pub use locked::{find_locked, locked_options};
 pub use outcome::{CallOutcome, DecisionView, Source, Verdict};
 pub use policy::PolicyCache;
 pub use policy_view::{PolicyView, PolicyViewError};
@@ -41,6 +41,7 @@ pub use session::ReauthError;
 use crate::audit::{AuditLog, Event, Reference};
 use crate::auth::Authenticator;
 use crate::confine::Confinement;
+use crate::paths::ConfigRoot;
 use crate::registry::{Provider, Registry, Target};
 use crate::runner::{self, Launch};
 use crate::secret::EnvVars;
@@ -58,6 +59,8 @@ pub enum Refusal {
 /// Everything a call needs, loaded once at startup and shared by concurrent calls.
 #[derive(Debug)]
 pub struct Dispatcher {
+    /// The config root as configured: agent-facing text names files relative to it.
+    root: std::path::PathBuf,
     registry: Arc<Registry>,
     settings: Settings,
     audit: AuditLog,
@@ -68,14 +71,28 @@ pub struct Dispatcher {
 }
 
 impl Dispatcher {
+    /// The dispatcher of `root`: its audit log, and children confined out of it as
+    /// `settings.child_confinement` says. When children cannot be confined, that is said once,
+    /// on stderr (never stdout) and in the audit.
     pub fn new(
+        root: &ConfigRoot,
         registry: Arc<Registry>,
         settings: Settings,
-        audit: AuditLog,
         human: Human,
-        confinement: Confinement,
     ) -> Self {
+        let audit = AuditLog::new(root.audit_log());
+        let confinement = Confinement::new(root.dir(), settings.child_confinement);
+        if let Some(warning) = confinement.warning() {
+            crate::human::progress(&format!("torii: {warning}"));
+            audit.record(
+                "torii",
+                Event::ConfinementUnavailable,
+                &Reference::none(),
+                Some(confinement.mode().as_str()),
+            );
+        }
         Self {
+            root: root.dir().to_path_buf(),
             registry,
             settings,
             audit,
@@ -116,7 +133,8 @@ impl Dispatcher {
             .target
             .as_deref()
             .and_then(|alias| provider.target(alias));
-        Ok(self.authorized_call(provider, target, &envelope.args).await)
+        let outcome = self.authorized_call(provider, target, &envelope.args).await;
+        Ok(outcome.relative_to(&self.root))
     }
 
     async fn authorized_call(
@@ -126,7 +144,7 @@ impl Dispatcher {
         args: &[String],
     ) -> CallOutcome {
         let outcome = CallOutcome::new(provider.tool(), target.map(Target::alias));
-        if let Some(flag) = locked::find_locked(provider, args) {
+        if let Some(flag) = locked::find_locked(provider.config(), args) {
             // Before policy and before `invoke`: nothing is audited, the value is not echoed.
             return outcome.failed(format!(
                 "`{flag}` is locked: the target alias already fixes the context, identity and \

@@ -2,6 +2,8 @@
 //! `{provider, target?, decision{result, source, rule?}, execution?}`, plus `message` (why a
 //! call was denied, for the agent) and `error` (an operational failure, sent with `isError`).
 
+use std::path::Path;
+
 use serde::Serialize;
 
 use crate::runner::Execution;
@@ -115,6 +117,53 @@ impl CallOutcome {
         self.error = Some(error.into());
         self
     }
+
+    /// The outcome as the agent may see it: files in `message` and `error` named relative to
+    /// the config root `root` (see [`relative_to_root`]).
+    pub(crate) fn relative_to(mut self, root: &Path) -> Self {
+        for text in [&mut self.message, &mut self.error].into_iter().flatten() {
+            *text = relative_to_root(text, root);
+        }
+        self
+    }
+}
+
+/// `text` with every path under the config root written relative to it
+/// (`rules file not found: providers/aws/rules.yaml`), and the root itself as "the config
+/// root": where the operator keeps Torii, and whose account, is not the agent's business. The
+/// human's CLI and stderr keep full paths.
+pub(crate) fn relative_to_root(text: &str, root: &Path) -> String {
+    let root = root.display().to_string();
+    if root.is_empty() || !text.contains(&root) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(&root) {
+        let (before, found) = rest.split_at(at);
+        out.push_str(before);
+        let after = &found[root.len()..];
+        match after.chars().next() {
+            Some(std::path::MAIN_SEPARATOR) => {
+                rest = &after[std::path::MAIN_SEPARATOR.len_utf8()..];
+            }
+            None => {
+                out.push_str("the config root");
+                rest = after;
+            }
+            Some(next) if next.is_whitespace() || ":,;)]\"'`".contains(next) => {
+                out.push_str("the config root");
+                rest = after;
+            }
+            // Another path that merely starts with the same characters (`torii-old`).
+            Some(_) => {
+                out.push_str(&root);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]
@@ -135,6 +184,31 @@ mod tests {
                 "decision": {"result": "deny", "source": "explicit-deny", "rule": "s3 rm"},
                 "message": "denied"
             })
+        );
+    }
+
+    /// Issue 11, finding 10: results named files by absolute path (the operator's home, the
+    /// credentials file).
+    #[test]
+    fn agent_text_names_files_relative_to_the_root() {
+        let root = Path::new("/home/ana/.config/torii");
+        let outcome = CallOutcome::new("aws", None)
+            .failed(
+                "rules file not found: /home/ana/.config/torii/providers/aws/rules.yaml; see \
+                 /home/ana/.config/torii",
+            )
+            .relative_to(root);
+        assert_eq!(
+            outcome.error.as_deref(),
+            Some("rules file not found: providers/aws/rules.yaml; see the config root")
+        );
+        assert_eq!(
+            relative_to_root("/usr/bin/aws failed", root),
+            "/usr/bin/aws failed"
+        );
+        assert_eq!(
+            relative_to_root("/home/ana/.config/torii-other/x", root),
+            "/home/ana/.config/torii-other/x"
         );
     }
 

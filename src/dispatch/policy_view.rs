@@ -104,7 +104,7 @@ impl Dispatcher {
             .map_err(|error| PolicyViewError::Failed {
                 provider: provider.tool().to_string(),
                 target: target.map(|target| target.alias().to_string()),
-                error: error.to_string(),
+                error: super::outcome::relative_to_root(&error.to_string(), &self.root),
             })?;
         Ok(PolicyView {
             provider: provider.tool().to_string(),

@@ -1,5 +1,6 @@
-//! A scripted human, for tests only: compiled into debug builds and absent from release
-//! binaries (`cfg(debug_assertions)`). It is selected by the environment of the server process
+//! A scripted human, for tests only: compiled only with the `test-hooks` feature, which
+//! scripts/test.sh turns on, and absent from every other build, debug or release. It is
+//! selected by the environment of the server process
 //! (`TORII_TEST_RESPONDER=<file>`), which an MCP client's tool call cannot change.
 //!
 //! It speaks the prompt protocol: the file holds one answer per line, in the exact JSON a
@@ -18,7 +19,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use crate::auth::{Collected, Validator};
 use crate::prompt::{Answer, AuthAnswer, AuthRequest, Question, Request};
 
-/// The environment variable naming the script (debug builds only).
+/// The environment variable naming the script (feature `test-hooks` only).
 pub const RESPONDER_ENV: &str = "TORII_TEST_RESPONDER";
 
 #[derive(Debug)]

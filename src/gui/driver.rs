@@ -1,14 +1,16 @@
-//! TEST ONLY, debug builds only: drives a window by its labels instead of a person.
+//! TEST ONLY, feature `test-hooks` only: drives a window by its labels instead of a person.
 //!
-//! When `TORII_TEST_PROMPT_SCRIPT` holds a script, `torii __prompt` (built with debug
-//! assertions) runs the real window code headless in an egui_kittest harness and plays the
+//! When `TORII_TEST_PROMPT_SCRIPT` holds a script, `torii __prompt` (built with the
+//! `test-hooks` feature) runs the real window code headless in an egui_kittest harness and
+//! plays the
 //! script: clicks, typing, presses held for simulated time, waits for the background validator.
 //! The answer then goes through the real protocol exactly as after a human's clicks. Only the
 //! native shell (eframe, winit, OpenGL) is left out; `"show": true` hands the driven window to
 //! the native shell afterwards, which is how the screenshot script reaches each state.
 //!
-//! Release builds do not contain this module: there, the variable makes the prompt refuse to
-//! answer (the server denies). The unit tests of the windows use the same harness.
+//! Other builds, debug or release, do not contain this module: there, the variable makes the
+//! prompt refuse to answer (the server denies). The unit tests of the windows use the same
+//! harness.
 
 use std::time::{Duration, Instant};
 

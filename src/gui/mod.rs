@@ -3,14 +3,14 @@
 //! Each window is a pure state (`*/state.rs`: what is selected, what Allow would grant, the
 //! decision) and a thin egui view that draws it and forwards input. The same view runs in the
 //! native shell (`shell.rs`, eframe with OpenGL) and in egui_kittest harnesses (the unit tests
-//! and the debug-only test driver, `driver.rs`).
+//! and the test driver of the `test-hooks` feature, `driver.rs`).
 //!
 //! Files: `operation/` (unresolved call), `lease/` (inactive target alias), `auth/`
 //! (environment credentials), `window.rs` (what they share), `widgets.rs` (layout, pills, bars,
 //! hold button), `hold.rs` (hold-to-confirm), `pills.rs` (token display), `duration.rs`.
 
 mod auth;
-#[cfg(any(test, debug_assertions))]
+#[cfg(any(test, feature = "test-hooks"))]
 mod driver;
 mod duration;
 mod hold;
@@ -32,8 +32,9 @@ use lease::LeaseWindow;
 use operation::OperationWindow;
 use window::Window;
 
-/// TEST ONLY: a script that drives the window instead of a person (debug builds only; see
-/// `driver.rs`). A release build refuses to answer when it is set.
+/// TEST ONLY: a script that drives the window instead of a person (builds with the
+/// `test-hooks` feature only; see `driver.rs`). Any other build refuses to answer when it is
+/// set, so the call is denied.
 pub const TEST_SCRIPT_ENV: &str = "TORII_TEST_PROMPT_SCRIPT";
 
 /// Why no window answered.
@@ -41,8 +42,8 @@ pub const TEST_SCRIPT_ENV: &str = "TORII_TEST_PROMPT_SCRIPT";
 pub enum GuiError {
     #[error("cannot show the window: {0}")]
     Window(String),
-    #[error("{TEST_SCRIPT_ENV} is set, but only debug builds have the test driver")]
-    ScriptInRelease,
+    #[error("{TEST_SCRIPT_ENV} is set, but this build has no test driver (feature `test-hooks`)")]
+    ScriptWithoutTestHooks,
     #[error("test script: {0}")]
     Script(String),
 }
@@ -55,7 +56,7 @@ pub fn answer(request: Request) -> Result<Answer, GuiError> {
     }
 }
 
-#[cfg(debug_assertions)]
+#[cfg(feature = "test-hooks")]
 fn scripted(request: Request, script: &OsStr) -> Result<Answer, GuiError> {
     let script = script
         .to_str()
@@ -63,9 +64,9 @@ fn scripted(request: Request, script: &OsStr) -> Result<Answer, GuiError> {
     driver::run(request, script)
 }
 
-#[cfg(not(debug_assertions))]
+#[cfg(not(feature = "test-hooks"))]
 fn scripted(_request: Request, _script: &OsStr) -> Result<Answer, GuiError> {
-    Err(GuiError::ScriptInRelease)
+    Err(GuiError::ScriptWithoutTestHooks)
 }
 
 /// The window for one request.

@@ -10,6 +10,9 @@ use crate::settings::MINUTES_RANGE;
 pub struct LeaseMinutes(u64);
 
 impl LeaseMinutes {
+    /// The longest lease: 1,440 minutes.
+    pub const LONGEST: LeaseMinutes = LeaseMinutes(*MINUTES_RANGE.end());
+
     /// Refuses 0 and anything above 1440.
     pub fn new(minutes: u64) -> Result<Self, LeaseError> {
         if MINUTES_RANGE.contains(&minutes) {

@@ -43,8 +43,17 @@ impl LeaseEntry {
         self.expires_at
     }
 
+    /// True once `now >= expires_at`, and for a lease Torii never wrote (see
+    /// [`LeaseEntry::outlasts_any_lease`]).
     pub fn is_expired(&self, now: u64) -> bool {
-        now >= self.expires_at
+        now >= self.expires_at || self.outlasts_any_lease(now)
+    }
+
+    /// Whether the lease claims to last longer than any lease Torii grants (1,440 minutes from
+    /// now). Such an expiry, e.g. a hand-edited `18446744073709551615`, is refused rather than
+    /// clamped: a limit counted from "now" would move forward with every read and never end.
+    pub fn outlasts_any_lease(&self, now: u64) -> bool {
+        self.expires_at.saturating_sub(now) > LeaseMinutes::LONGEST.seconds()
     }
 }
 
@@ -152,6 +161,8 @@ pub(super) fn ensure_own(targets_dir: &Path, target: &Target) -> Result<(), Leas
 fn status(entry: &LeaseEntry, loaded: &str, on_disk: Option<&str>, now: u64) -> LeaseStatus {
     if entry.binding_sha256 != loaded || on_disk != Some(loaded) {
         LeaseStatus::BindingChanged
+    } else if entry.outlasts_any_lease(now) {
+        LeaseStatus::Inactive
     } else if entry.is_expired(now) {
         LeaseStatus::Expired {
             expired_at: entry.expires_at,
@@ -202,6 +213,30 @@ mod tests {
                 status(&entry(lease, 100), loaded, on_disk, now),
                 expected,
                 "lease={lease:.1} loaded={loaded:.1} on_disk={on_disk:?} now={now}"
+            );
+        }
+    }
+
+    /// Issue 11, finding 12: a lease with `expires_at: 18446744073709551615` was active
+    /// forever. An expiry further ahead than the longest lease authorizes nothing.
+    #[test]
+    fn a_lease_beyond_the_longest_duration_is_never_active() {
+        let now = 1_784_000_000;
+        let longest = LeaseMinutes::LONGEST.seconds();
+        for (expires_at, expected) in [
+            (
+                now + longest,
+                LeaseStatus::Active {
+                    expires_at: now + longest,
+                },
+            ),
+            (now + longest + 1, LeaseStatus::Inactive),
+            (u64::MAX, LeaseStatus::Inactive),
+        ] {
+            assert_eq!(status(&entry(A, expires_at), A, Some(A), now), expected);
+            assert_eq!(
+                entry(A, expires_at).is_expired(now),
+                expected == LeaseStatus::Inactive
             );
         }
     }

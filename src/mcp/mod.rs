@@ -14,8 +14,6 @@ pub use instructions::INSTRUCTIONS;
 pub use server::ToriiServer;
 pub use tools::{POLICY_TOOL, all_tools, call_output_schema, input_schema};
 
-use crate::audit::{AuditLog, Event, Reference};
-use crate::confine::Confinement;
 use crate::dispatch::{Dispatcher, Human};
 use crate::paths::ConfigRoot;
 use crate::registry::{Registry, RegistryError};
@@ -46,24 +44,11 @@ pub fn build(root: &ConfigRoot) -> Result<Dispatcher, ServeError> {
     if registry.is_empty() {
         return Err(ServeError::NoProviders(root.providers_dir()));
     }
-    let audit = AuditLog::new(root.audit_log());
-    let confinement = Confinement::new(root.dir(), settings.child_confinement);
-    if let Some(warning) = confinement.warning() {
-        // Once per server, on stderr (never stdout) and in the audit.
-        eprintln!("torii: {warning}");
-        audit.record(
-            "torii",
-            Event::ConfinementUnavailable,
-            &Reference::none(),
-            Some(confinement.mode().as_str()),
-        );
-    }
     Ok(Dispatcher::new(
+        root,
         Arc::new(registry),
         settings,
-        audit,
         Human::from_env(),
-        confinement,
     ))
 }
 

@@ -35,8 +35,7 @@ pub use child::{ChildError, SUBCOMMAND};
 pub use client::{MAX_ANSWER_BYTES, PromptError, Prompter, ask};
 pub use lease::{LeaseAnswer, LeaseRequest};
 pub use operation::{
-    GrantScope, MAX_GRANT_SECS, OperationAnswer, OperationRequest, grant_matcher,
-    oldest_grant_remaining_secs,
+    GrantScope, OperationAnswer, OperationRequest, grant_matcher, oldest_grant_remaining_secs,
 };
 pub use wire::{Answer, PROTOCOL_VERSION, Request};
 

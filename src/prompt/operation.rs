@@ -6,9 +6,6 @@ use serde::{Deserialize, Serialize};
 use super::InvalidAnswer;
 use crate::settings::MINUTES_RANGE;
 
-/// Longest temporary grant a window may answer: 1440 minutes, as for leases.
-pub const MAX_GRANT_SECS: u64 = *MINUTES_RANGE.end() * 60;
-
 /// What the window shows for an unresolved call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -82,9 +79,9 @@ impl OperationRequest {
         }
         let whole_minutes =
             duration_secs.is_multiple_of(60) && MINUTES_RANGE.contains(&(duration_secs / 60));
-        let ends_with_oldest = self
-            .oldest_grant_remaining_secs
-            .is_some_and(|remaining| (1..=remaining.min(MAX_GRANT_SECS)).contains(&duration_secs));
+        let ends_with_oldest = self.oldest_grant_remaining_secs.is_some_and(|remaining| {
+            (1..=remaining.min(jasper::MAX_GRANT_SECONDS)).contains(&duration_secs)
+        });
         if whole_minutes || ends_with_oldest {
             Ok(answer)
         } else {

@@ -1,4 +1,4 @@
-//! The authentication lifecycle with fake validators and the scripted human (debug builds):
+//! The authentication lifecycle with fake validators and the scripted human (feature `test-hooks`):
 //! caches, refused candidates, byte-identical old sessions, one collection per scope, identity
 //! probes and environment hygiene (book: "Sessões de autenticação").
 

@@ -343,6 +343,8 @@ const BAD_ID: &str = "ASIABADCANARY0000000";
 const BAD_SECRET: &str = "bad-secret-canary";
 const BAD_TOKEN: &str = "bad-token-canary";
 
+/// A script for the scripted human (feature `test-hooks`).
+#[cfg(feature = "test-hooks")]
 pub fn responder(root: &Root, answers: &[Value]) -> PathBuf {
     let path = root.path().join("responses.jsonl");
     let text: String = answers.iter().map(|answer| format!("{answer}\n")).collect();
@@ -358,6 +360,7 @@ pub fn collection_requests(script: &Path) -> usize {
         .unwrap_or(0)
 }
 
+#[cfg(feature = "test-hooks")]
 #[tokio::test]
 async fn aws_refuses_an_unknown_candidate_then_validates_a_real_one_and_lists_the_bucket() {
     let Some(lab) = AwsLab::start(Moto::role_session) else {

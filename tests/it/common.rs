@@ -187,3 +187,11 @@ pub fn missing_tool(what: &str) {
     );
     eprintln!("skipped: {what} is missing (run ./scripts/test.sh)");
 }
+
+/// Seconds since the Unix epoch, now.
+pub fn epoch_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}

@@ -4,7 +4,7 @@
 //! targets), rules files in the case's profile (R0, RK1), targets added with the real
 //! `kubectl config get-contexts`, a fake API server per context, and the real binary driven
 //! over MCP. Both CLIs are recording wrappers, so "no process" is observed, not assumed; the
-//! scripted human (debug builds) records every window that would have opened.
+//! scripted human (feature `test-hooks`) records every window that would have opened.
 
 use std::path::PathBuf;
 

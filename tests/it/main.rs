@@ -4,6 +4,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
 
 mod archives;
+// Modules that need the scripted human or the window driver run only with the `test-hooks`
+// feature (scripts/test.sh turns it on); `test_hooks` proves a build without it ignores them.
+#[cfg(feature = "test-hooks")]
 mod auth;
 mod aws_moto;
 mod cli;
@@ -11,8 +14,10 @@ mod common;
 mod demo;
 mod example_policies;
 mod fake_kube;
+mod hostile_corpus;
 mod kubectl_real;
 mod leases;
+#[cfg(feature = "test-hooks")]
 mod live_catalog;
 mod mcp;
 mod mcp_client;
@@ -29,5 +34,6 @@ mod runner;
 mod startup_order;
 mod stdio;
 mod target_cli;
-#[cfg(all(unix, feature = "gui"))]
+mod test_hooks;
+#[cfg(all(unix, feature = "gui", feature = "test-hooks"))]
 mod windows_e2e;

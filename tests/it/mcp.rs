@@ -312,7 +312,7 @@ async fn an_active_grant_allows_exactly_its_scope() {
         .to_vec();
     let mut grants = jasper::Grants::empty();
     grants.push(jasper::GrantEntry::new(
-        u64::MAX / 2,
+        crate::common::epoch_now() + 600,
         jasper::GrantMatcher::exact(&args),
     ));
     root.write("providers/cli/grants", &grants.to_yaml());
@@ -365,12 +365,23 @@ async fn missing_rules_file_fails_closed_with_the_books_message() {
     let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
     let (result, is_error) = client.call("cli", json!({"args": ["s3", "ls"]})).await;
     assert!(is_error);
-    assert!(
-        result["error"]
-            .as_str()
-            .unwrap()
-            .starts_with("rules file not found"),
+    // Issue 11, finding 10: named relative to the config root, never by absolute path.
+    assert_eq!(
+        result["error"], "rules file not found: providers/cli/rules.yaml",
         "{result}"
+    );
+    let (view, is_error) = client
+        .call("torii_policy", json!({"provider": "cli"}))
+        .await;
+    assert!(is_error);
+    assert_eq!(
+        view["error"],
+        "rules file not found: providers/cli/rules.yaml"
+    );
+    assert!(
+        !result
+            .to_string()
+            .contains(&root.path().display().to_string())
     );
     assert!(result.get("execution").is_none());
     client.close().await;

@@ -1,8 +1,8 @@
 //! The server side of `prompt` against the real `torii __prompt` subprocess, one end-to-end
 //! exchange per window, and against stand-in prompts that answer badly.
 //!
-//! Nobody clicks here: the window is answered by the test driver, which only debug builds of
-//! `torii` contain. `TORII_TEST_PROMPT_SCRIPT` makes the prompt run the real window code
+//! Nobody clicks here: the window is answered by the test driver, which only builds of `torii`
+//! with the `test-hooks` feature contain. `TORII_TEST_PROMPT_SCRIPT` makes the prompt run the real window code
 //! headless (egui_kittest) and play the script by label; the answer then travels the real pipe
 //! and is checked by the real client, exactly as a human's would be.
 
@@ -51,7 +51,7 @@ fn executable(dir: &Path, name: &str, body: &str) -> PathBuf {
 
 // ---- one exchange per window through the real subprocess ----
 
-#[cfg(feature = "gui")]
+#[cfg(all(feature = "gui", feature = "test-hooks"))]
 mod windows {
     use std::collections::BTreeMap;
     use std::time::Duration;

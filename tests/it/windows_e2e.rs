@@ -1,6 +1,6 @@
 //! The approval windows end to end, from the dispatcher: the server (GUI enabled) runs the real
 //! `torii __prompt` subprocess, whose real window code is driven by a label script instead of a
-//! person (`TORII_TEST_PROMPT_SCRIPT`, debug builds only), and the answer comes back through
+//! person (`TORII_TEST_PROMPT_SCRIPT`, feature `test-hooks` only), and the answer comes back through
 //! the real protocol. Book: "Fluxo de uma chamada", AUTHZ-UI-02/03, AWS-POL-05/06, leases.
 
 use std::ffi::OsString;

@@ -106,10 +106,14 @@ impl GrantMatcher {
     }
 }
 
+/// The longest a temporary grant lasts: 1,440 minutes.
+pub const MAX_GRANT_SECONDS: u64 = 1440 * 60;
+
 /// A grant with its expiry in seconds since the Unix epoch.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct GrantEntry {
-    /// The grant is expired once `now >= expires_at`.
+    /// The grant is expired once `now >= expires_at`, and never trusted when `expires_at` lies
+    /// more than [`MAX_GRANT_SECONDS`] ahead (see [`GrantEntry::is_expired`]).
     pub expires_at: u64,
     /// What it covers.
     pub matcher: GrantMatcher,
@@ -124,15 +128,36 @@ impl GrantEntry {
         }
     }
 
-    /// True once `now_epoch_secs >= expires_at`.
+    /// True once `now_epoch_secs >= expires_at`, and for a grant that claims to last longer
+    /// than any grant Torii writes ([`MAX_GRANT_SECONDS`] from now): a hand-edited expiry such
+    /// as `18446744073709551615` is refused rather than clamped, because a limit counted from
+    /// "now" would move forward with every read and never end.
     pub fn is_expired(&self, now_epoch_secs: u64) -> bool {
         self.expires_at <= now_epoch_secs
+            || self.expires_at.saturating_sub(now_epoch_secs) > MAX_GRANT_SECONDS
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 11, finding 12: a grant with `expires_at: 18446744073709551615` was active forever.
+    #[test]
+    fn a_grant_beyond_the_longest_duration_is_never_active() {
+        let matcher = GrantMatcher::exact(&["get".to_string()]);
+        let now = 1_784_000_000;
+        for (expires_at, expired) in [
+            (now, true),
+            (now + 1, false),
+            (now + MAX_GRANT_SECONDS, false),
+            (now + MAX_GRANT_SECONDS + 1, true),
+            (u64::MAX, true),
+        ] {
+            let entry = GrantEntry::new(expires_at, matcher.clone());
+            assert_eq!(entry.is_expired(now), expired, "{expires_at}");
+        }
+    }
 
     fn strings(items: &[&str]) -> Vec<String> {
         items.iter().map(|item| item.to_string()).collect()

@@ -31,7 +31,7 @@ pub use error::{
     GrantMatcherError, GrantsIssue, PolicyError, RuleError, RuleList, RulesError, SettingError,
 };
 pub use examples::{Example, Examples, Expectation, Failure, check_examples};
-pub use grant::{GrantEntry, GrantMatcher, GrantMode};
+pub use grant::{GrantEntry, GrantMatcher, GrantMode, MAX_GRANT_SECONDS};
 pub use grants::Grants;
 pub use policy::Policy;
 pub use rules::{RuleSource, RulesFile, parse_rules};
