@@ -29,6 +29,7 @@ enum Expect {
     Allowed,
     Denied(&'static str),
     Forbidden(&'static str),
+    ForbiddenValue(&'static str),
     Unresolved,
 }
 
@@ -42,6 +43,9 @@ fn check(package: &str, table: &[(&[&str], Expect)]) {
             (Expect::Allowed, Decision::Allowed { .. }) => true,
             (Expect::Denied(rule), Decision::DeniedExplicit { rule: got }) => rule == got,
             (Expect::Forbidden(arg), Decision::Forbidden { arg: got }) => arg == got,
+            (Expect::ForbiddenValue(prefix), Decision::ForbiddenValue { prefix: got }) => {
+                prefix == got
+            }
             (Expect::Unresolved, Decision::Unresolved) => true,
             _ => false,
         };
@@ -299,8 +303,9 @@ fn az_readonly() {
             (&["role", "assignment", "list"], Allowed),
             (
                 &["rest", "--url", "https://management.azure.com/"],
-                Denied("rest"),
+                ForbiddenValue("https://"),
             ),
+            (&["rest", "--method", "get"], Denied("rest")),
             (
                 &["keyvault", "secret", "show", "--name", "db"],
                 Denied("keyvault secret show"),

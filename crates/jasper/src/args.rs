@@ -103,16 +103,23 @@ pub(crate) fn find_forbidden<'a>(args: &[String], forbidden: &'a [String]) -> Op
 }
 
 /// The vector the rules see: drop `leading` tokens, then each listed flag — with the following
-/// token when the flag is bare, alone when written `flag=value`. The token after a bare flag is
-/// always taken as its value, whatever it looks like.
+/// token when the flag is bare, alone when written `flag=value`.
+///
+/// A bare flag followed by a token that starts with `-` is kept, and so is that token: a CLI
+/// may read the flag itself as the value of the option before it (click reads
+/// `-q --format --query=DROP…` as the query `--format`, then a second `--query`), so dropping
+/// either could hide the option that really runs.
 pub(crate) fn evaluated<'a>(args: &'a [String], ignore: &IgnoreArgs) -> Vec<&'a str> {
     let mut kept = Vec::with_capacity(args.len());
-    let mut tokens = args.iter().skip(ignore.leading);
+    let mut tokens = args.iter().skip(ignore.leading).peekable();
     while let Some(token) = tokens.next() {
         match ignore.flags.iter().find(|flag| is_flag(token, flag)) {
-            Some(flag) if token == flag => {
-                tokens.next();
-            }
+            Some(flag) if token == flag => match tokens.peek() {
+                Some(next) if next.starts_with('-') => kept.push(token.as_str()),
+                _ => {
+                    tokens.next();
+                }
+            },
             Some(_) => {}
             None => kept.push(token.as_str()),
         }
@@ -251,6 +258,12 @@ mod tests {
         };
         let args = strings(&["fixed", "--format", "json", "sql", "-o=x", "-q", "-o"]);
         assert_eq!(evaluated(&args, &ignore), vec!["sql", "-q"]);
+        // Issue 11, finding 6: a bare ignored flag never swallows an option after it.
+        let args = strings(&["x", "sql", "-q", "--format", "--query=DROP TABLE t"]);
+        assert_eq!(
+            evaluated(&args, &ignore),
+            vec!["sql", "-q", "--format", "--query=DROP TABLE t"]
+        );
         assert!(evaluated(&strings(&["only"]), &ignore).is_empty());
     }
 }

@@ -71,8 +71,12 @@ fn ignore_args_drops_flags_and_their_values_for_evaluation_only() {
             (argv("sql -o json --query select"), allowed("sql --query")),
             (argv("sql -q select --output=json"), allowed("sql -q")),
             (argv("sql -q select --format"), allowed("sql -q")),
-            // the token after a bare flag is its value whatever it looks like
+            // a bare flag before another option is kept, and so is the option
             (argv("sql --format -q select"), Decision::Unresolved),
+            (
+                argv("sql -q --format --query=select+json"),
+                denied("/json/"),
+            ),
             // unlisted look-alikes are not dropped, so the regex still sees "json"
             (argv("sql -q select --formats json"), denied("/json/")),
             (argv("sql -q select json"), denied("/json/")),
