@@ -59,7 +59,7 @@ pub fn torii_with(root: &Root, real: &Path, ambient: Option<&Path>) -> assert_cm
 /// The kubectl package installed with `rules`, `idp`, two fake servers, a kubeconfig reached
 /// only through the provider's `.env`, aliases `lab_a` → A and `lab_b` → B added with the real
 /// `kubectl config get-contexts`, both leased (`lab_b` with `--add`).
-fn lab(rules: &str) -> Option<Lab> {
+pub fn lab(rules: &str) -> Option<Lab> {
     lab_with(rules, "idp", [&[], &[]])
 }
 

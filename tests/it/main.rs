@@ -9,8 +9,10 @@ mod archives;
 #[cfg(feature = "test-hooks")]
 mod auth;
 mod aws_moto;
+mod capture;
 mod cli;
 mod common;
+mod confinement;
 mod demo;
 mod example_policies;
 mod fake_kube;

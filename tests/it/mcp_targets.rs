@@ -370,3 +370,37 @@ async fn an_aws_profile_validator_sees_the_bound_profile_and_no_ambient_credenti
         "key=none profile=dev-profile\n"
     );
 }
+
+/// Issue 11, finding 7: a target's `rules.yaml` that is a dangling symbolic link made the
+/// target silently use the shared policy. It exists and cannot be read, so the call fails
+/// closed, and nothing runs.
+#[cfg(unix)]
+#[tokio::test]
+async fn a_dangling_target_policy_denies_instead_of_falling_back_to_the_shared_one() {
+    let Setup { root, kube } = setup(None);
+    activate(&root, "lab", &[]);
+    std::os::unix::fs::symlink(
+        root.path().join("providers/kube/targets/lab/missing.yaml"),
+        root.path().join("providers/kube/targets/lab/rules.yaml"),
+    )
+    .unwrap();
+    let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
+    let (result, is_error) = client
+        .call("kube", json!({"target": "lab", "args": ["get", "pods"]}))
+        .await;
+    assert!(is_error, "{result}");
+    assert!(result.get("execution").is_none(), "{result}");
+    assert_eq!(
+        result["error"],
+        "cannot read providers/kube/targets/lab/rules.yaml: is a symbolic link to a file that \
+         does not exist",
+        "{result}"
+    );
+    // `torii_policy` reads the same file and fails the same way.
+    let (view, is_error) = client
+        .call("torii_policy", json!({"provider": "kube", "target": "lab"}))
+        .await;
+    assert!(is_error, "{view}");
+    client.close().await;
+    assert!(kube.launches().is_empty());
+}

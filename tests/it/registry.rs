@@ -166,6 +166,18 @@ provider_rejected! {
         provider(&[], "environment:\n  file: env/../../x\n");
     environment_file_windows_drive: "environment.file" =>
         provider(&[], "environment:\n  file: 'C:\\x.env'\n");
+    // Issue 11, finding 13: `command: "."` passed startup, and the environment file could be
+    // Torii's own state (the collected credentials would become the child's environment).
+    command_dot: "command" => provider(&[("command", Some("\".\""))], "");
+    command_dot_dot: "command" => provider(&[("command", Some("\"..\""))], "");
+    environment_file_credentials: "environment.file" =>
+        provider(&[], "environment:\n  file: identities/p/auth/credentials.env\n");
+    environment_file_grants: "environment.file" =>
+        provider(&[], "environment:\n  file: grants\n");
+    environment_file_rules: "environment.file" =>
+        provider(&[], "environment:\n  file: ./RULES.yaml\n");
+    forbidden_value_prefix_empty: "policy.forbidden_value_prefixes[0]" =>
+        provider(&[], "policy:\n  forbidden_value_prefixes: [\"\"]\n");
 }
 
 const AWS_PROFILE_AUTH: &str = "auth:\n  identity:\n    command: aws\n    field: Account\n";
@@ -266,6 +278,46 @@ fn wrong_type_names_line() {
     let root = Root::new();
     root.write(P, &provider(&[("tool", Some("[a, b]"))], ""));
     assert_names_line(&root, P, 3);
+}
+
+/// Issue 11, finding 13: numbers written as strings were read as numbers.
+#[test]
+fn a_number_written_as_a_string_names_line() {
+    for (extra, line) in [
+        ("policy:\n  minimum_accept_tokens: \"2\"\n", 7),
+        ("auth:\n  cache_ttl_seconds: '300'\n", 7),
+        ("policy:\n  ignore_args:\n    leading: \"1\"\n", 8),
+    ] {
+        let root = Root::new();
+        root.write(P, &provider(&[], extra));
+        let message = assert_names_line(&root, P, line);
+        assert!(message.contains("without quotes"), "{message}");
+    }
+}
+
+/// Issue 11, finding 13: a FIFO where `provider.yaml` is expected hung startup forever.
+#[cfg(unix)]
+#[test]
+fn a_fifo_provider_file_is_refused_without_hanging() {
+    let root = Root::new();
+    let path = root.path().join(P);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let message = load_error(&root);
+    assert!(message.contains("not a regular file"), "{message}");
+    assert!(message.contains(&path.display().to_string()), "{message}");
+    // And the server says so and exits, instead of waiting for a writer.
+    root.torii()
+        .timeout(std::time::Duration::from_secs(20))
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("not a regular file"));
 }
 
 #[test]
