@@ -182,3 +182,62 @@ fn protected_path(root: &Path) -> PathBuf {
 fn protected_path(root: &Path) -> PathBuf {
     root.to_path_buf()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unavailable(mode: Mode) -> Confinement {
+        Confinement {
+            inner: Arc::new(Inner {
+                root: PathBuf::from("/r"),
+                mode,
+                support: Support::Unavailable {
+                    reason: "no Landlock here".into(),
+                },
+                #[cfg(target_os = "linux")]
+                rules: None,
+            }),
+        }
+    }
+
+    #[test]
+    fn best_effort_starts_unconfined_children_and_says_so() {
+        let confinement = unavailable(Mode::BestEffort);
+        let warning = confinement.warning().unwrap();
+        assert!(warning.contains("not confined (no Landlock here)"), "{warning}");
+        assert!(warning.contains("child_confinement: required"), "{warning}");
+        assert_eq!(confinement.spawn(|| Ok(7)).unwrap(), 7);
+    }
+
+    #[test]
+    fn required_refuses_to_start_a_child_it_cannot_confine() {
+        let confinement = unavailable(Mode::Required);
+        assert!(confinement.warning().unwrap().contains("will not be started"));
+        let started = std::sync::atomic::AtomicBool::new(false);
+        let error = confinement
+            .spawn(|| {
+                started.store(true, std::sync::atomic::Ordering::SeqCst);
+                Ok(())
+            })
+            .unwrap_err();
+        assert!(!started.load(std::sync::atomic::Ordering::SeqCst));
+        assert!(
+            error.to_string().contains("child_confinement: required"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn modes_are_spelled_as_in_settings() {
+        for mode in [Mode::BestEffort, Mode::Required] {
+            let yaml = format!("mode: {}\n", mode.as_str());
+            #[derive(serde::Deserialize)]
+            struct Wrapper {
+                mode: Mode,
+            }
+            let decoded: Wrapper = jasper::yaml::from_str(&yaml).unwrap();
+            assert_eq!(decoded.mode, mode);
+        }
+    }
+}
