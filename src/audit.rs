@@ -200,10 +200,15 @@ impl AuditLog {
         #[cfg(unix)]
         {
             use std::os::unix::fs::OpenOptionsExt;
-            options.mode(0o600);
+            // A FIFO in place of the log must not stall a call.
+            options.mode(0o600).custom_flags(libc::O_NONBLOCK);
+        }
+        let mut file = options.open(&self.path)?;
+        if !file.metadata()?.is_file() {
+            return Err(std::io::Error::other("is not a regular file"));
         }
         // One write of the whole line: O_APPEND keeps concurrent writers' lines whole.
-        options.open(&self.path)?.write_all(line)
+        file.write_all(line)
     }
 }
 
@@ -317,5 +322,22 @@ mod tests {
         );
         // A directory where the file should be: the write fails, the caller goes on.
         AuditLog::new(dir.path()).record("aws", Event::Invoke, &Reference::none(), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_in_place_of_the_log_never_blocks_a_call() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("torii.log");
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
+        let log = AuditLog::new(&fifo);
+        assert!(log.append(b"x\n").is_err());
+        log.record("aws", Event::Invoke, &Reference::none(), None);
     }
 }

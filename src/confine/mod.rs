@@ -205,7 +205,10 @@ mod tests {
     fn best_effort_starts_unconfined_children_and_says_so() {
         let confinement = unavailable(Mode::BestEffort);
         let warning = confinement.warning().unwrap();
-        assert!(warning.contains("not confined (no Landlock here)"), "{warning}");
+        assert!(
+            warning.contains("not confined (no Landlock here)"),
+            "{warning}"
+        );
         assert!(warning.contains("child_confinement: required"), "{warning}");
         assert_eq!(confinement.spawn(|| Ok(7)).unwrap(), 7);
     }
@@ -213,7 +216,12 @@ mod tests {
     #[test]
     fn required_refuses_to_start_a_child_it_cannot_confine() {
         let confinement = unavailable(Mode::Required);
-        assert!(confinement.warning().unwrap().contains("will not be started"));
+        assert!(
+            confinement
+                .warning()
+                .unwrap()
+                .contains("will not be started")
+        );
         let started = std::sync::atomic::AtomicBool::new(false);
         let error = confinement
             .spawn(|| {

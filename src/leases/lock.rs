@@ -28,9 +28,13 @@ pub(super) fn acquire(path: &Path) -> Result<LockGuard, LeaseError> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
+        // Never wait on a FIFO put where the lock file belongs.
+        options.mode(0o600).custom_flags(libc::O_NONBLOCK);
     }
     let file = options.open(path).map_err(fail)?;
+    if !file.metadata().map_err(fail)?.is_file() {
+        return Err(fail(std::io::Error::other("is not a regular file")));
+    }
     file.lock().map_err(fail)?;
     Ok(LockGuard { _file: file })
 }

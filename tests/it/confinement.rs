@@ -368,3 +368,74 @@ async fn a_validator_cannot_write_into_the_config_root() {
     assert_eq!(read(&rules), policy);
     assert_eq!(read(&attempt), "refused\n");
 }
+
+/// The demo's read-only git, with the real git: `--output`, `-O`, `--ext-diff`, `--help` and the
+/// options that switch repository or configuration are refused before git runs, while its reads
+/// work with the trusted prefix (`-c core.fsmonitor=false --no-optional-locks`).
+#[tokio::test]
+async fn the_demo_git_refuses_file_writing_options_before_git_runs() {
+    let root = Root::new();
+    let Some(git) = real_tool("git") else { return };
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo/git");
+    for file in ["provider.yaml", "rules.yaml"] {
+        root.write(
+            &format!("providers/git/{file}"),
+            &std::fs::read_to_string(demo.join(file)).unwrap(),
+        );
+    }
+    let status = std::process::Command::new(&git)
+        .args(["init", "-q"])
+        .current_dir(root.work())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let commit = std::process::Command::new(&git)
+        .args(["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q"])
+        .args(["--allow-empty", "-m", "first"])
+        .current_dir(root.work())
+        .status()
+        .unwrap();
+    assert!(commit.success());
+    let policy = root.path().join("providers/git/rules.yaml");
+    let before = read(&policy);
+    let git_config = root.work().join(".git/config");
+    let config_before = read(&git_config);
+    let client = mcp_client::start(&root, &[]).await;
+    let (read_only, _) = client
+        .call("git", json!({"args": ["log", "--format=%s", "-1"]}))
+        .await;
+    assert_eq!(read_only["execution"]["stdout"], "first\n", "{read_only}");
+    for args in [
+        vec![
+            "log".to_string(),
+            "--format=accept: [push]".to_string(),
+            format!("--output={}", policy.display()),
+        ],
+        vec![
+            "log".to_string(),
+            "--format=[core]%n\tfsmonitor = \"id\"%n".to_string(),
+            "--output=.git/config".to_string(),
+        ],
+        vec![
+            "log".to_string(),
+            "--stat".to_string(),
+            "-O/dev/zero".to_string(),
+        ],
+        vec!["log".to_string(), "--help".to_string()],
+        vec![
+            "-c".to_string(),
+            "core.pager=id".to_string(),
+            "log".to_string(),
+        ],
+    ] {
+        let (result, _) = client.call("git", json!({ "args": args })).await;
+        assert_eq!(
+            result["decision"]["source"], "forbidden-arg",
+            "{args:?}: {result}"
+        );
+        assert!(result.get("execution").is_none());
+    }
+    client.close().await;
+    assert_eq!(read(&policy), before);
+    assert_eq!(read(&git_config), config_before);
+}

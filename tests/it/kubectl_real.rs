@@ -460,3 +460,56 @@ async fn a_kuberc_cannot_redirect_an_alias_to_another_server_or_identity() {
     assert!(lab.a.requests().is_empty());
     assert_eq!(audit_lines(&lab.root), audit_before);
 }
+
+/// Issue 11, findings 5 and 9, through the official package and the real kubectl: options that
+/// write or read files, print the binding or never return are refused before kubectl starts,
+/// so no server sees a request and nothing under the config root changes.
+#[tokio::test]
+async fn the_official_package_refuses_file_and_verbosity_options_without_a_process() {
+    let Some(lab) = lab(GET_PODS) else { return };
+    let rules = lab.root.path().join("providers/kubectl/rules.yaml");
+    let before = crate::pack::snapshot(lab.root.path(), &["torii.log"]);
+    let client = mcp_client::start(&lab.root, &[("PATH", lab.path_env())]).await;
+    let rules = rules.display().to_string();
+    let attacks: Vec<Vec<String>> = [
+        vec![
+            "--profile=cpu".to_string(),
+            format!("--profile-output={rules}"),
+        ],
+        vec!["--profile_output".to_string(), rules.clone()],
+        vec![format!("--cache-dir={}", lab.root.path().display())],
+        vec!["-v=6".to_string()],
+        vec!["--v".to_string(), "9".to_string()],
+        vec!["-o".to_string(), format!("go-template-file={rules}")],
+        vec![format!("--output=jsonpath-file={rules}")],
+        vec!["--watch".to_string()],
+        vec!["-Aw".to_string()],
+    ]
+    .into_iter()
+    .map(|extra| {
+        let mut args: Vec<String> = ["get", "pods"].map(String::from).to_vec();
+        args.extend(extra);
+        args
+    })
+    .collect();
+    for args in &attacks {
+        let (result, _) = client
+            .call("kubectl", json!({"target": "lab_a", "args": args}))
+            .await;
+        assert_eq!(
+            result["decision"]["source"], "forbidden-arg",
+            "{args:?}: {result}"
+        );
+        assert!(result.get("execution").is_none(), "{args:?}: {result}");
+    }
+    client.close().await;
+    assert!(
+        lab.kubectl.launches().is_empty(),
+        "a kubectl process started"
+    );
+    assert!(lab.a.requests().is_empty() && lab.b.requests().is_empty());
+    assert_eq!(
+        crate::pack::snapshot(lab.root.path(), &["torii.log"]),
+        before
+    );
+}
