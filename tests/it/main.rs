@@ -2,6 +2,10 @@
 //! module. Helpers that make a fresh config root and run the real executable live in `common`.
 //! Package helpers (archives, snapshots, an HTTPS server on loopback) live in `pack`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
+// Without the `test-hooks` feature the modules that need the scripted human are left out, and
+// the helpers only they use are unused; scripts/test.sh builds this binary that way only to
+// run `test_hooks`.
+#![cfg_attr(not(feature = "test-hooks"), allow(dead_code, unused_imports))]
 
 mod archives;
 // Modules that need the scripted human or the window driver run only with the `test-hooks`
