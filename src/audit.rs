@@ -119,24 +119,11 @@ fn clip(token: &str) -> String {
     }
 }
 
-/// Characters that break a line or reorder a display for some reader: control characters
-/// (Cc), format characters (Cf: bidi embeddings, overrides and isolates, zero-width joiners,
-/// U+FEFF…), the line and paragraph separators U+2028 and U+2029 (Zl, Zp), and code points
-/// with no meaning yet (Cn) or a private one (Co), which a reader may render as anything.
-static UNSAFE_CHARS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    // A literal pattern of Unicode classes the regex crate always knows.
-    regex::Regex::new(r"[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cn}\p{Co}]")
-        .unwrap_or_else(|_| unreachable!("the pattern is a constant"))
-});
-
-/// Unsafe characters (see [`UNSAFE_CHARS`]) become spaces and `|` becomes `¦`, so one event is
-/// always one line with exactly the expected columns, in every reader and display.
+/// `|` becomes `¦`, and every character that could break a line or reorder a display (see
+/// [`crate::text`]) becomes a space, so one event is always one line with exactly the expected
+/// columns, in every reader and display.
 fn sanitize(field: &str) -> String {
-    let piped = field.replace('|', "¦");
-    if piped.bytes().all(|byte| (0x20..0x7f).contains(&byte)) {
-        return piped;
-    }
-    UNSAFE_CHARS.replace_all(&piped, " ").into_owned()
+    crate::text::replace_deceptive(&field.replace('|', "¦"), " ")
 }
 
 /// Formats one audit line (without the trailing newline).
@@ -272,7 +259,7 @@ mod tests {
             let reference = Reference::from_args(&[token, token]);
             let line = format_line(1, token, Event::Invoke, &reference, Some(token));
             assert_eq!(line.matches(" | ").count(), 4, "{line:?}");
-            let unsafe_char = line.chars().find(|c| UNSAFE_CHARS.is_match(&c.to_string()));
+            let unsafe_char = line.chars().find(|c| crate::text::is_deceptive(*c));
             assert_eq!(unsafe_char, None, "{line:?}");
         }
         // Ordinary text in any script is kept.

@@ -26,3 +26,4 @@ pub mod registry;
 pub mod runner;
 pub mod secret;
 pub mod settings;
+pub mod text;

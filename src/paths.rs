@@ -20,12 +20,21 @@ pub enum RootError {
     NotAbsolute(OsString, std::io::Error),
 }
 
-/// The effective config root from the process environment.
+/// The effective config root from the process environment, with its symbolic links resolved
+/// once when it exists: Torii then reads and writes its state at one real location for the
+/// whole run, whatever happens to a link on the way (a child cannot change those, see
+/// `crate::confine`, but the human could). A trailing `/` goes too.
 pub fn config_root() -> Result<ConfigRoot, RootError> {
-    resolve_root(
+    let root = resolve_root(
         std::env::var_os(CONFIG_DIR_ENV),
         home_dir_from_env(std::env::var_os("HOME"), std::env::var_os("USERPROFILE")),
-    )
+    )?;
+    // Windows would answer with a `\\?\` path, which is not what a human wrote.
+    #[cfg(unix)]
+    if let Ok(dir) = root.dir.canonicalize() {
+        return Ok(ConfigRoot { dir });
+    }
+    Ok(root)
 }
 
 fn home_dir_from_env(home: Option<OsString>, user_profile: Option<OsString>) -> Option<PathBuf> {

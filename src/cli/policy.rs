@@ -374,6 +374,29 @@ fn check_one(
     json: bool,
 ) -> Result<(), CliError> {
     let (effective, loaded) = load(provider, target)?;
+    // The server refuses a locked flag before it reads the policy: so does the check.
+    if let Some(flag) = crate::dispatch::find_locked(provider.config(), args) {
+        if json {
+            let value = serde_json::json!({
+                "decision": "denied",
+                "source": "locked-option",
+                "rule": flag,
+                "policy": effective.path.display().to_string(),
+                "ignored_accepts": [],
+            });
+            crate::human::data(&value.to_string());
+        } else {
+            crate::human::data("decision: denied");
+            crate::human::data("source: locked-option");
+            crate::human::data(&format!("rule: locked option {flag:?}"));
+            crate::human::data(&format!("policy: {}", effective.path.display()));
+            crate::human::progress(
+                "the target alias fixes the context, identity and endpoint: the server refuses \
+                 this flag before it reads the policy",
+            );
+        }
+        return Ok(());
+    }
     let Evaluation {
         decision,
         ignored_accept_matches,

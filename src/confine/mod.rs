@@ -1,7 +1,7 @@
 //! Child confinement: no provider child (the command, a validator, an identity probe, a
 //! preflight) can read or write anything under the config root, where Torii keeps the policy,
-//! grants, leases and collected credentials. The rest of the file system stays as the user has
-//! it.
+//! grants, leases and collected credentials, nor change the directories programs are run from
+//! (`PATH`, Torii's own). The rest of the file system stays as the user has it.
 //!
 //! Every provider child is started by [`Confinement::spawn`]: the start runs on a new thread
 //! that first restricts itself, and a process inherits the restriction of the thread that
@@ -83,14 +83,17 @@ struct Inner {
 }
 
 impl Confinement {
-    /// Confinement of `root` (the config root), probing once what this system supports.
+    /// Confinement of `root` (the config root), probing once what this system supports. The
+    /// directories of `PATH` and of the Torii executable, as they are now, become read-only
+    /// for children.
     pub fn new(root: &Path, mode: Mode) -> Self {
         #[cfg(target_os = "linux")]
         {
-            let protected = protected_path(root);
             let support = linux::probe();
-            let rules =
-                matches!(support, Support::Enforced { .. }).then(|| linux::Rules::new(protected));
+            let rules = matches!(support, Support::Enforced { .. }).then(|| {
+                let root = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
+                linux::Rules::new(linux::Boundary::new(&root, &programs_dirs()))
+            });
             Self {
                 inner: Arc::new(Inner {
                     root: root.to_path_buf(),
@@ -168,19 +171,21 @@ impl Confinement {
     }
 }
 
-/// The path to protect: the root with every symbolic link resolved, so that the rules follow
-/// the real directories. A root that does not exist yet is protected under its absolute name.
+/// Where the programs Torii and the CLIs run come from: the `PATH` directories and the
+/// directory of the Torii executable. A child must not be able to plant one there.
 #[cfg(target_os = "linux")]
-fn protected_path(root: &Path) -> PathBuf {
-    root.canonicalize()
-        .or_else(|_| std::path::absolute(root))
-        .unwrap_or_else(|_| root.to_path_buf())
-}
-
-#[cfg(not(target_os = "linux"))]
-#[allow(dead_code)]
-fn protected_path(root: &Path) -> PathBuf {
-    root.to_path_buf()
+fn programs_dirs() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|path| std::env::split_paths(&path).collect())
+        .unwrap_or_default();
+    if let Some(exe_dir) = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(Path::to_path_buf))
+    {
+        dirs.push(exe_dir);
+    }
+    dirs.retain(|dir| dir.is_absolute());
+    dirs
 }
 
 #[cfg(test)]

@@ -133,13 +133,14 @@ impl CallOutcome {
 /// root": where the operator keeps Torii, and whose account, is not the agent's business. The
 /// human's CLI and stderr keep full paths.
 pub(crate) fn relative_to_root(text: &str, root: &Path) -> String {
-    let root = root.display().to_string();
-    if root.is_empty() || !text.contains(&root) {
+    let shown = root.display().to_string();
+    let root = shown.trim_end_matches(std::path::MAIN_SEPARATOR);
+    if root.is_empty() || !text.contains(root) {
         return text.to_string();
     }
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(at) = rest.find(&root) {
+    while let Some(at) = rest.find(root) {
         let (before, found) = rest.split_at(at);
         out.push_str(before);
         let after = &found[root.len()..];
@@ -157,7 +158,7 @@ pub(crate) fn relative_to_root(text: &str, root: &Path) -> String {
             }
             // Another path that merely starts with the same characters (`torii-old`).
             Some(_) => {
-                out.push_str(&root);
+                out.push_str(root);
                 rest = after;
             }
         }
@@ -209,6 +210,14 @@ mod tests {
         assert_eq!(
             relative_to_root("/home/ana/.config/torii-other/x", root),
             "/home/ana/.config/torii-other/x"
+        );
+        // A root written with a trailing separator still matches.
+        assert_eq!(
+            relative_to_root(
+                "cannot read /home/ana/.config/torii/grants",
+                Path::new("/home/ana/.config/torii/")
+            ),
+            "cannot read grants"
         );
     }
 

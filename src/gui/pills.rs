@@ -53,12 +53,14 @@ pub fn page(token: &str, page: usize) -> String {
     visible(&text)
 }
 
-/// Control characters (newline, tab, escape…) shown as escapes, so that nothing invisible or
-/// layout-changing hides inside a pill; everything else as is.
+/// Control characters (newline, tab, escape…) and every other character that hides, reorders
+/// or fakes text (bidi overrides, zero-width joiners, line separators; see [`crate::text`])
+/// shown as escapes, so that nothing invisible or layout-changing hides inside a pill;
+/// everything else as is.
 pub fn visible(text: &str) -> String {
     let mut shown = String::with_capacity(text.len());
     for c in text.chars() {
-        if c.is_control() {
+        if crate::text::is_deceptive(c) {
             shown.extend(c.escape_default());
         } else {
             shown.push(c);
@@ -76,6 +78,10 @@ mod tests {
         assert_eq!(pill_text("describe-instances"), "describe-instances");
         assert_eq!(pill_text(""), "\"\" (empty)");
         assert_eq!(pill_text("a\nb\u{1b}"), "a\\nb\\u{1b}");
+        // Red-team finding: a bidi override or a zero-width space could make a token look
+        // like another one in the approval window.
+        assert_eq!(pill_text("ls\u{202E}txt.exe"), "ls\\u{202e}txt.exe");
+        assert_eq!(pill_text("get\u{200B}"), "get\\u{200b}");
         let long = format!("arn:aws:iam::{}:role/x", "1".repeat(300));
         assert!(is_long(&long));
         assert_eq!(pill_text(&long), "arn:aws:iam::1…111:role/x · 320 chars");

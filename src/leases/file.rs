@@ -65,6 +65,7 @@ struct Header {
 struct RawState {
     #[allow(dead_code)]
     version: String,
+    #[serde(deserialize_with = "jasper::yaml::whole_number")]
     revision: u64,
     entries: Vec<RawEntry>,
 }
@@ -74,6 +75,7 @@ struct RawState {
 struct RawEntry {
     alias: String,
     binding_sha256: String,
+    #[serde(deserialize_with = "jasper::yaml::whole_number")]
     expires_at: u64,
 }
 
@@ -207,6 +209,10 @@ mod tests {
             ("version: \"1\"\nentries: []\n".into(), "revision"),
             ("version: \"1\"\nrevision: 1\n".into(), "entries"),
             ("version: \"1\"\nrevision: -1\nentries: []\n".into(), ""),
+            (
+                "version: \"1\"\nrevision: \"1\"\nentries: []\n".into(),
+                "without quotes",
+            ),
             (
                 "version: \"1\"\nrevision: 1\nentries: []\nextra: 1\n".into(),
                 "extra",

@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-/// A fresh, empty Torii config root, removed on drop, with two sibling directories: `outside`
-/// for everything that is not Torii's (fake CLIs, their marker files) and `work`, the current
-/// directory of every `torii` a test starts.
+/// A fresh, empty Torii config root, removed on drop, with sibling directories: `outside` for
+/// everything that is not Torii's (marker files, CLI configuration), `work`, the current
+/// directory of every `torii` a test starts, and `bin` for fake CLIs.
 ///
 /// They live in a temporary directory under Cargo's target directory rather than under `/tmp`:
 /// provider children are confined out of the config root, which also keeps them from creating
@@ -103,8 +103,9 @@ pub fn simple_provider(name: &str, policy: &str) -> String {
 }
 
 /// A fake CLI on a private `PATH` directory outside the config root: it records each launch (one
-/// line with the args joined by `\u{1f}`) in `<name>.calls` beside it, then runs `body` (shell)
-/// for its output. The marker file is how a test proves that nothing ran.
+/// line with the args joined by `\u{1f}`) in `calls/<name>.calls`, then runs `body` (shell) for
+/// its output. The marker file is how a test proves that nothing ran. (It is not beside the
+/// CLI: children may run programs from `PATH` directories but not change them.)
 pub struct FakeCli {
     pub bin_dir: PathBuf,
     pub calls: PathBuf,
@@ -112,9 +113,14 @@ pub struct FakeCli {
 
 impl FakeCli {
     pub fn new(root: &Root, name: &str, body: &str) -> Self {
-        let bin_dir = root.outside().join("bin");
+        // Beside `root` and `outside`, not inside `outside`: children cannot create entries
+        // directly in the directories holding a `PATH` directory, and `outside` must stay
+        // theirs.
+        let bin_dir = root.temp().join("bin");
         std::fs::create_dir_all(&bin_dir).unwrap();
-        let calls = bin_dir.join(format!("{name}.calls"));
+        let calls_dir = root.outside().join("calls");
+        std::fs::create_dir_all(&calls_dir).unwrap();
+        let calls = calls_dir.join(format!("{name}.calls"));
         let script = format!(
             "#!/bin/sh\n( sep=''; for a in \"$@\"; do printf '%s%s' \"$sep\" \"$a\"; sep=$(printf '\\037'); done; echo ) >> '{}'\n{body}\n",
             calls.display()

@@ -1418,6 +1418,16 @@ fn snow_findings_are_refused_for_the_reason_that_closes_them() {
                 &["sql", "-q", "select 1", "--variable", "a=b"],
                 "forbidden --variable",
             ),
+            // Red-team finding: click reads `-qTRUNCATE…` as `-q "TRUNCATE…"`, and the last
+            // `-q` wins.
+            (
+                &["sql", "-q", "select 1", "-qTRUNCATE TABLE T"],
+                "denied /\\btruncate\\b/i",
+            ),
+            (
+                &["sql", "-q", "select 1", "-qCREATE USER EVIL"],
+                "denied /\\bcreate\\b/i",
+            ),
             (
                 &["sql", "-q", "select 1", "--enable-templating", "JINJA"],
                 "forbidden --enable-templating",

@@ -225,6 +225,17 @@ fn check_reports_forbidden_arguments_and_target_policies() {
         .assert()
         .success()
         .stdout(predicate::str::contains("decision: allowed"));
+    // Red-team finding: a locked flag was reported `allowed`, which the server refuses.
+    let output = root
+        .torii()
+        .args(["policy", "check", "kubectl", "--json", "--", "get", "pods"])
+        .arg("--kubeconfig=/x")
+        .output()
+        .unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value["decision"], "denied");
+    assert_eq!(value["source"], "locked-option");
+    assert_eq!(value["rule"], "--kubeconfig");
 }
 
 #[test]

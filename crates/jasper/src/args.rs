@@ -102,6 +102,35 @@ pub(crate) fn find_forbidden<'a>(args: &[String], forbidden: &'a [String]) -> Op
     })
 }
 
+/// How many letters of a short-option cluster may come before its value (`-vqVALUE`).
+const MAX_CLUSTER_LETTERS: usize = 8;
+
+/// `evaluated` joined by spaces, with each single-dash token that carries more than one letter
+/// followed by the values it could carry, each as a token of its own: `-vqTRUNCATE t` adds
+/// `qTRUNCATE t` and `TRUNCATE t`. `None` when no token carries one. For deny regexes only.
+pub(crate) fn with_attached_values(evaluated: &[&str]) -> Option<String> {
+    let carries = |token: &&str| {
+        token.starts_with('-') && !token.starts_with("--") && token.chars().count() > 2
+    };
+    if !evaluated.iter().any(carries) {
+        return None;
+    }
+    let mut spread = Vec::with_capacity(evaluated.len() * 2);
+    for token in evaluated {
+        spread.push(*token);
+        if carries(token) {
+            spread.extend(
+                token
+                    .char_indices()
+                    .skip(2)
+                    .take(MAX_CLUSTER_LETTERS)
+                    .map(|(index, _)| &token[index..]),
+            );
+        }
+    }
+    Some(spread.join(" "))
+}
+
 /// The vector the rules see: drop `leading` tokens, then each listed flag — with the following
 /// token when the flag is bare, alone when written `flag=value`.
 ///

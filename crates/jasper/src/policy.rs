@@ -67,9 +67,12 @@ impl Policy {
     /// boundary, so accept regexes should be anchored and conservative. When several rules of
     /// the winning kind match, the one written first (prefix or regex alike) is reported.
     ///
-    /// Deny regexes also search the joined vector with every line break replaced by a space:
-    /// a newline the caller put inside an earlier token cannot stop a deny pattern's `.` (an
-    /// accept regex never gets this second look, so it only ever denies more).
+    /// Deny regexes also search the joined vector with every line break replaced by a space (a
+    /// newline the caller put inside an earlier token cannot stop a deny pattern's `.`), and,
+    /// when a single-dash token carries more than its letter, the vector with that token's
+    /// possible attached values added as tokens of their own: `-qTRUNCATE t` is read by click
+    /// and getopt as `-q "TRUNCATE t"`, where `\btruncate\b` must see a word boundary. An
+    /// accept regex never gets these second looks, so they only ever deny more.
     pub fn evaluate(&self, args: &[String]) -> Evaluation {
         if let Some(arg) = args::find_forbidden(args, &self.settings.forbidden_args) {
             return Evaluation {
@@ -95,7 +98,7 @@ impl Policy {
             evaluated.join(" ")
         };
 
-        let deny = earliest(prefix.deny, self.earliest_deny_regex(&joined));
+        let deny = earliest(prefix.deny, self.earliest_deny_regex(&evaluated, &joined));
         if let Some(rule) = deny.and_then(|index| self.deny.get(index)) {
             return Evaluation {
                 decision: Decision::DeniedExplicit { rule: rule.clone() },
@@ -119,14 +122,20 @@ impl Policy {
         }
     }
 
-    /// The earliest deny regex matching `joined` as it is or with its line breaks flattened.
-    fn earliest_deny_regex(&self, joined: &str) -> Option<usize> {
-        let as_is = self.deny_regexes.earliest_match(joined);
-        if self.deny_regexes.is_empty() || !joined.contains(['\n', '\r']) {
-            return as_is;
+    /// The earliest deny regex matching `joined` (the evaluated vector) as it is, with its line
+    /// breaks flattened, or with attached short-option values spread out.
+    fn earliest_deny_regex(&self, evaluated: &[&str], joined: &str) -> Option<usize> {
+        if self.deny_regexes.is_empty() {
+            return None;
         }
-        let flattened = joined.replace(['\n', '\r'], " ");
-        earliest(as_is, self.deny_regexes.earliest_match(&flattened))
+        let mut found = self.deny_regexes.earliest_match(joined);
+        if joined.contains(['\n', '\r']) {
+            found = earliest(found, self.deny_regexes.earliest_match(&flattened(joined)));
+        }
+        if let Some(spread) = args::with_attached_values(evaluated) {
+            found = earliest(found, self.deny_regexes.earliest_match(&flattened(&spread)));
+        }
+        found
     }
 
     /// The deny rules as written, in file order.
@@ -175,6 +184,10 @@ fn index(
         list,
         reason: error.to_string(),
     })
+}
+
+fn flattened(text: &str) -> String {
+    text.replace(['\n', '\r'], " ")
 }
 
 fn texts(rules: &[RuleSource]) -> Vec<String> {

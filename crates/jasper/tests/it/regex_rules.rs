@@ -242,3 +242,31 @@ fn many_regex_rules_report_the_earliest() {
         ],
     );
 }
+
+/// Red-team finding: `["sql","-q","select 1","-qTRUNCATE TABLE T"]` was allowed by `sql -q`
+/// although click runs `TRUNCATE TABLE T`: no word boundary between `q` and `T`.
+#[test]
+fn a_value_attached_to_a_short_option_is_seen_by_deny_patterns() {
+    let rules = "deny: [\"/\\\\btruncate\\\\b/i\", \"/^x/\"]\naccept: [\"sql -q\"]\n";
+    let policy = policy(rules, &with_minimum(1));
+    check_table(
+        &policy,
+        &[
+            (
+                tokens(&["sql", "-q", "select 1", "-qTRUNCATE TABLE T"]),
+                denied("/\\btruncate\\b/i"),
+            ),
+            (
+                tokens(&["sql", "-q", "select 1", "-vqtruncate t"]),
+                denied("/\\btruncate\\b/i"),
+            ),
+            (tokens(&["sql", "-q", "select 1", "-q"]), allowed("sql -q")),
+            (tokens(&["sql", "-q", "select", "-qx"]), allowed("sql -q")),
+            // `--query=TRUNCATE` has its boundary already; long options are not spread.
+            (
+                tokens(&["sql", "-q", "select 1", "--query=truncate t"]),
+                denied("/\\btruncate\\b/i"),
+            ),
+        ],
+    );
+}

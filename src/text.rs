@@ -1,0 +1,56 @@
+//! Characters that must never reach a human as they are: they break a line or reorder, hide or
+//! fake what a display shows. The audit log replaces them; the approval window shows them as
+//! escapes, so the token a person approves is the token that runs.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// Control characters (Cc: line breaks, NEL, escape), format characters (Cf: bidi embeddings,
+/// overrides and isolates, zero-width joiners, U+FEFF), the line and paragraph separators
+/// U+2028 and U+2029 (Zl, Zp), and code points with no meaning yet (Cn) or a private one (Co),
+/// which a reader may render as anything.
+static DECEPTIVE: LazyLock<Regex> = LazyLock::new(|| {
+    // A constant pattern of Unicode classes the regex crate always knows.
+    Regex::new(r"[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cn}\p{Co}]")
+        .unwrap_or_else(|_| unreachable!("the pattern is a constant"))
+});
+
+/// Whether `text` holds no such character (printable ASCII needs no search).
+pub fn is_plain(text: &str) -> bool {
+    text.bytes().all(|byte| (0x20..0x7f).contains(&byte)) || !DECEPTIVE.is_match(text)
+}
+
+/// Whether `c` is such a character.
+pub fn is_deceptive(c: char) -> bool {
+    let mut buffer = [0; 4];
+    DECEPTIVE.is_match(c.encode_utf8(&mut buffer))
+}
+
+/// `text` with every such character replaced by `with`.
+pub fn replace_deceptive(text: &str, with: &str) -> String {
+    if is_plain(text) {
+        return text.to_string();
+    }
+    DECEPTIVE.replace_all(text, with).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn separators_controls_and_format_characters_are_deceptive() {
+        for c in [
+            '\n', '\r', '\u{0085}', '\u{2028}', '\u{2029}', '\u{202E}', '\u{2066}', '\u{200B}',
+            '\u{FEFF}', '\u{061C}', '\u{E000}',
+        ] {
+            assert!(is_deceptive(c), "{c:?}");
+        }
+        for c in ['a', 'ç', '日', ' ', '|', '€'] {
+            assert!(!is_deceptive(c), "{c:?}");
+        }
+        assert_eq!(replace_deceptive("a\u{202E}b\u{2028}c", " "), "a b c");
+        assert!(is_plain("get pods -n team"));
+    }
+}
