@@ -19,9 +19,13 @@
 //!   next time Torii, or another CLI, resolves its command.
 //!
 //! Symbolic links never get a rule (the rule would land on their target); what they point to
-//! is covered where it really lives. The rules are rebuilt when one of the containing
-//! directories changes (its modification time), so an entry created after startup is reachable
-//! by the next child; until then the cache can only deny more, never less.
+//! is covered where it really lives.
+//!
+//! Children are started by a *launcher*: a thread that restricted itself with the rules and
+//! then only ever starts children, one job at a time. When one of the containing directories
+//! changes (its modification time), the rules are rebuilt and a new launcher replaces the old
+//! one, so an entry created after startup is reachable by the next child; until then the old
+//! rules can only deny more, never less.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
@@ -29,6 +33,7 @@ use std::fs::File;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::mpsc::{self, Sender};
 
 use landlock::{
     ABI, Access, AccessFs, BitFlags, LandlockStatus, PathBeneath, Ruleset, RulesetAttr,
@@ -243,17 +248,21 @@ fn links_under(root: &Path) -> Vec<PathBuf> {
     links
 }
 
-/// The rules for one boundary, rebuilt when a containing directory changes.
+/// The rules for one boundary, and the launcher restricted by them.
 #[derive(Debug)]
 pub(super) struct Rules {
     boundary: Boundary,
-    cache: Mutex<Option<Cached>>,
+    launcher: Mutex<Option<Launcher>>,
 }
 
+/// A job for the launcher: start one child and send back its handle.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// A thread restricted by the rules built for `stamps`, running jobs until its sender goes.
 #[derive(Debug)]
-struct Cached {
+struct Launcher {
     stamps: Vec<Option<Stamp>>,
-    ruleset: RulesetCreated,
+    jobs: Sender<Job>,
 }
 
 /// What changes when entries are added to, removed from or renamed in a directory.
@@ -269,57 +278,65 @@ impl Rules {
     pub(super) fn new(boundary: Boundary) -> Self {
         Self {
             boundary,
-            cache: Mutex::new(None),
+            launcher: Mutex::new(None),
         }
     }
 
-    /// Runs `start` on a new thread restricted by these rules.
-    pub(super) fn spawn<T: Send>(
+    /// Runs `start` on the launcher, so that what it starts is restricted by these rules.
+    pub(super) fn spawn<T: Send + 'static>(
         &self,
         mode: Mode,
-        start: impl FnOnce() -> io::Result<T> + Send,
+        start: impl FnOnce() -> io::Result<T> + Send + 'static,
     ) -> Result<T, ConfineError> {
-        std::thread::scope(|scope| {
-            let thread = std::thread::Builder::new()
-                .name("confined-start".into())
-                .spawn_scoped(scope, move || {
-                    let ruleset = self
-                        .current()
-                        .map_err(|source| ConfineError::Restrict { source })?;
-                    let status =
-                        ruleset
-                            .restrict_self()
-                            .map_err(|error| ConfineError::Restrict {
-                                source: landlock_error(error),
-                            })?;
-                    if status.ruleset != RulesetStatus::FullyEnforced && mode == Mode::Required {
-                        return Err(ConfineError::Required {
-                            reason: "the kernel did not enforce the rules".into(),
-                        });
-                    }
-                    start().map_err(ConfineError::Start)
-                })
-                .map_err(|source| ConfineError::Restrict { source })?;
-            thread
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-        })
+        let jobs = self.jobs(mode)?;
+        let (reply, answer) = mpsc::channel();
+        let job: Job = Box::new(move || {
+            // The caller may be gone; then there is nobody to tell.
+            let _ = reply.send(start());
+        });
+        let lost = || ConfineError::Restrict {
+            source: io::Error::other("the confined launcher stopped"),
+        };
+        if jobs.send(job).is_err() {
+            self.forget();
+            return Err(lost());
+        }
+        match answer.recv() {
+            Ok(started) => started.map_err(ConfineError::Start),
+            Err(_) => {
+                self.forget();
+                Err(lost())
+            }
+        }
     }
 
-    /// A copy of the rules for the file system as it is now.
-    fn current(&self) -> io::Result<RulesetCreated> {
-        let mut cache = self
-            .cache
+    /// The launcher for the file system as it is now, made (and restricted) if needed.
+    fn jobs(&self, mode: Mode) -> Result<Sender<Job>, ConfineError> {
+        let mut launcher = self
+            .launcher
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let stamps = self.stamps();
-        if let Some(cached) = cache.as_ref().filter(|cached| cached.stamps == stamps) {
-            return cached.ruleset.try_clone();
+        if let Some(current) = launcher.as_ref().filter(|current| current.stamps == stamps) {
+            return Ok(current.jobs.clone());
         }
-        let ruleset = self.build()?;
-        let copy = ruleset.try_clone()?;
-        *cache = Some(Cached { stamps, ruleset });
-        Ok(copy)
+        let ruleset = self
+            .build()
+            .map_err(|source| ConfineError::Restrict { source })?;
+        let jobs = start_launcher(ruleset, mode)?;
+        // The old launcher, if any, ends when its last sender is dropped.
+        *launcher = Some(Launcher {
+            stamps,
+            jobs: jobs.clone(),
+        });
+        Ok(jobs)
+    }
+
+    fn forget(&self) {
+        *self
+            .launcher
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = None;
     }
 
     fn stamps(&self) -> Vec<Option<Stamp>> {
@@ -366,6 +383,50 @@ impl Rules {
     }
 }
 
+/// Starts a thread that restricts itself with `ruleset` and then runs jobs, and returns where
+/// to send them once the restriction is in place.
+fn start_launcher(ruleset: RulesetCreated, mode: Mode) -> Result<Sender<Job>, ConfineError> {
+    let (jobs, queue) = mpsc::channel::<Job>();
+    let (ready, restricted) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("confined-launcher".into())
+        .spawn(move || {
+            let status = ruleset
+                .restrict_self()
+                .map_err(|error| ConfineError::Restrict {
+                    source: landlock_error(error),
+                });
+            let outcome = match status {
+                Ok(status)
+                    if status.ruleset != RulesetStatus::FullyEnforced && mode == Mode::Required =>
+                {
+                    Err(ConfineError::Required {
+                        reason: "the kernel did not enforce the rules".into(),
+                    })
+                }
+                Ok(_) => Ok(()),
+                Err(error) => Err(error),
+            };
+            let failed = outcome.is_err();
+            let _ = ready.send(outcome);
+            if failed {
+                return;
+            }
+            // This thread never does anything but start children.
+            for job in queue {
+                job();
+            }
+        })
+        .map_err(|source| ConfineError::Restrict { source })?;
+    match restricted.recv() {
+        Ok(Ok(())) => Ok(jobs),
+        Ok(Err(error)) => Err(error),
+        Err(_) => Err(ConfineError::Restrict {
+            source: io::Error::other("the confined launcher stopped"),
+        }),
+    }
+}
+
 /// A rule on the entry at `path` itself (never on what a symbolic link points to): `rights`,
 /// or all rights for a directory and file rights for anything else. `None` for a link, or
 /// for an entry that is gone.
@@ -408,7 +469,7 @@ mod tests {
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped());
         rules
-            .spawn(Mode::Required, || command.spawn())
+            .spawn(Mode::Required, move || command.spawn())
             .unwrap()
             .wait_with_output()
             .unwrap()

@@ -3,9 +3,10 @@
 //! grants, leases and collected credentials, nor change the directories programs are run from
 //! (`PATH`, Torii's own). The rest of the file system stays as the user has it.
 //!
-//! Every provider child is started by [`Confinement::spawn`]: the start runs on a new thread
-//! that first restricts itself, and a process inherits the restriction of the thread that
-//! started it, for its whole life and its own children's. Torii's other threads are untouched.
+//! Every provider child is started by [`Confinement::spawn`]: the start runs on a thread that
+//! restricted itself and does nothing else, and a process inherits the restriction of the
+//! thread that started it, for its whole life and its own children's. Torii's other threads
+//! are untouched.
 //!
 //! On Linux the restriction is Landlock (see `linux.rs`). Where the kernel cannot enforce it
 //! (or on another system), `settings.yaml` decides: `child_confinement: best-effort` (default)
@@ -148,12 +149,12 @@ impl Confinement {
         })
     }
 
-    /// Runs `start` (which starts one child process and returns its handle) on a new thread
+    /// Runs `start` (which starts one child process and returns its handle) on a thread
     /// restricted so that the child can neither read nor write the config root. Blocks until
     /// `start` returns.
-    pub fn spawn<T: Send>(
+    pub fn spawn<T: Send + 'static>(
         &self,
-        start: impl FnOnce() -> io::Result<T> + Send,
+        start: impl FnOnce() -> io::Result<T> + Send + 'static,
     ) -> Result<T, ConfineError> {
         if let Support::Unavailable { reason } = &self.inner.support {
             return match self.inner.mode {
@@ -227,10 +228,11 @@ mod tests {
                 .unwrap()
                 .contains("will not be started")
         );
-        let started = std::sync::atomic::AtomicBool::new(false);
+        let started = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = Arc::clone(&started);
         let error = confinement
-            .spawn(|| {
-                started.store(true, std::sync::atomic::Ordering::SeqCst);
+            .spawn(move || {
+                flag.store(true, std::sync::atomic::Ordering::SeqCst);
                 Ok(())
             })
             .unwrap_err();

@@ -62,7 +62,7 @@ pub async fn run(launch: Launch) -> Result<Execution, RunError> {
     let runtime = tokio::runtime::Handle::current();
     let child = launch
         .confinement
-        .spawn(|| {
+        .spawn(move || {
             // The start runs on a thread of its own, which tokio must know to reap the child.
             let _entered = runtime.enter();
             command.spawn()

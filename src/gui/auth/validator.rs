@@ -160,7 +160,7 @@ fn is_env_name(name: &str) -> bool {
 }
 
 fn run(mut command: Command, confinement: &Confinement, cancel: &AtomicBool) -> Verdict {
-    let mut child = match confinement.spawn(|| command.spawn()) {
+    let mut child = match confinement.spawn(move || command.spawn()) {
         Ok(child) => child,
         Err(error) => {
             return Verdict::Refused(format!(
