@@ -21,19 +21,58 @@ use std::path::{Component, Path, PathBuf};
 use super::RunError;
 
 /// Resolves `command` in the process's `PATH`, excluding the current directory (and what is under
-/// it) and the directory of the running executable (see [`default_excluded`]).
+/// it) and the directory of the running executable (see [`default_excluded`]). The exclusions
+/// are worked out once per process: Torii never changes its current directory, its executable
+/// or `HOME`.
 pub fn resolve(command: &str) -> Result<PathBuf, RunError> {
-    let excluded = default_excluded()?;
-    resolve_executable(command, std::env::var_os("PATH").as_deref(), &excluded)
+    static EXCLUDED: std::sync::OnceLock<Excluded> = std::sync::OnceLock::new();
+    let excluded = match EXCLUDED.get() {
+        Some(excluded) => excluded,
+        None => {
+            let excluded = default_excluded()?;
+            EXCLUDED.get_or_init(|| excluded)
+        }
+    };
+    resolve_executable(command, std::env::var_os("PATH").as_deref(), excluded)
 }
 
-/// `PATH` directories that are never searched.
+/// `PATH` directories that are never searched, each as given and canonicalized.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Excluded {
     /// Skipped themselves.
-    pub dirs: Vec<PathBuf>,
+    dirs: Vec<PathBuf>,
     /// Skipped with everything under them.
-    pub trees: Vec<PathBuf>,
+    trees: Vec<PathBuf>,
+}
+
+impl Excluded {
+    /// `dirs` skipped themselves and `trees` skipped with everything under them, compared as
+    /// given and after canonicalization (a symlink to an excluded directory is excluded too).
+    pub fn new(dirs: Vec<PathBuf>, trees: Vec<PathBuf>) -> Self {
+        let both = |paths: Vec<PathBuf>| -> Vec<PathBuf> {
+            paths
+                .into_iter()
+                .flat_map(|path| {
+                    let real = canonical(&path);
+                    [path, real]
+                })
+                .collect()
+        };
+        Self {
+            dirs: both(dirs),
+            trees: both(trees),
+        }
+    }
+
+    /// The directories skipped themselves (as given and canonicalized).
+    pub fn dirs(&self) -> &[PathBuf] {
+        &self.dirs
+    }
+
+    /// The directories skipped with their trees (as given and canonicalized).
+    pub fn trees(&self) -> &[PathBuf] {
+        &self.trees
+    }
 }
 
 /// What [`resolve`] never searches: the current directory and the directory of the running
@@ -48,10 +87,7 @@ pub fn default_excluded() -> Result<Excluded, RunError> {
     let trees = tree_below(&current_dir, home.as_deref())
         .into_iter()
         .collect();
-    Ok(Excluded {
-        dirs: vec![current_dir, exe_dir],
-        trees,
-    })
+    Ok(Excluded::new(vec![current_dir, exe_dir], trees))
 }
 
 /// The current directory as an excluded tree, unless it holds the home directory (or is `/`).
@@ -95,16 +131,10 @@ pub fn resolve_executable(
             command: command.to_string(),
         });
     }
-    let both = |dirs: &[PathBuf]| -> Vec<PathBuf> {
-        dirs.iter()
-            .flat_map(|dir| [dir.clone(), canonical(dir)])
-            .collect()
-    };
-    let (dirs, trees) = (both(&excluded.dirs), both(&excluded.trees));
     let found = path
         .into_iter()
         .flat_map(std::env::split_paths)
-        .filter(|dir| is_searchable(dir, &dirs, &trees))
+        .filter(|dir| is_searchable(dir, &excluded.dirs, &excluded.trees))
         .find_map(|dir| find_in_dir(&dir, command));
     found.ok_or_else(|| RunError::NotFound {
         command: command.to_string(),

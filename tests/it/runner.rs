@@ -486,10 +486,7 @@ fn path_of(dirs: &[&Path]) -> std::ffi::OsString {
 }
 
 fn resolve(path: &std::ffi::OsString, excluded: &[PathBuf]) -> Result<PathBuf, String> {
-    let excluded = Excluded {
-        dirs: excluded.to_vec(),
-        trees: Vec::new(),
-    };
+    let excluded = Excluded::new(excluded.to_vec(), Vec::new());
     resolve_executable(FAKE, Some(path), &excluded).map_err(|error| error.to_string())
 }
 
@@ -611,12 +608,19 @@ fn default_exclusions_are_the_current_directory_its_tree_and_the_executable_dire
     let excluded = runner::default_excluded().unwrap();
     let exe = std::env::current_exe().unwrap();
     let cwd = std::env::current_dir().unwrap();
+    let exe_dir = exe.parent().unwrap().to_path_buf();
     assert_eq!(
-        excluded.dirs,
-        vec![cwd.clone(), exe.parent().unwrap().to_path_buf()]
+        excluded.dirs(),
+        [
+            cwd.clone(),
+            cwd.canonicalize().unwrap(),
+            exe_dir.clone(),
+            exe_dir.canonicalize().unwrap()
+        ]
     );
     // The tests run in the package directory, which does not hold the home directory.
-    assert_eq!(excluded.trees, vec![cwd.canonicalize().unwrap()]);
+    let real = cwd.canonicalize().unwrap();
+    assert_eq!(excluded.trees(), [real.clone(), real]);
 }
 
 /// Issue 11, finding 11: `<cwd>/.venv/bin` and `<cwd>/node_modules/.bin` were searched although
