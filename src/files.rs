@@ -101,6 +101,17 @@ fn open_nonblocking(path: &Path) -> io::Result<File> {
     File::open(path)
 }
 
+/// A FIFO at `path`, for tests of the readers that must never wait on one.
+#[cfg(all(test, unix))]
+pub(crate) fn make_fifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo").arg(path).status();
+    assert!(
+        made.is_ok_and(|status| status.success()),
+        "mkfifo {}",
+        path.display()
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,11 +167,7 @@ mod tests {
     fn a_fifo_is_refused_without_blocking() {
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("provider.yaml");
-        let status = std::process::Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap();
-        assert!(status.success());
+        make_fifo(&fifo);
         let error = read_optional(&fifo, 10).unwrap_err();
         assert!(error.to_string().contains("not a regular file"), "{error}");
     }

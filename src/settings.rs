@@ -247,13 +247,7 @@ mod tests {
     fn a_fifo_settings_file_is_refused_without_hanging() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("settings.yaml");
-        assert!(
-            std::process::Command::new("mkfifo")
-                .arg(&path)
-                .status()
-                .unwrap()
-                .success()
-        );
+        crate::files::make_fifo(&path);
         let message = Settings::load(&path).unwrap_err().to_string();
         assert!(message.contains("not a regular file"), "{message}");
     }

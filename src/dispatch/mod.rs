@@ -176,35 +176,19 @@ impl Dispatcher {
         // Explicit denies end the call before any lease, grant, human, env or auth.
         let rules_decision = match evaluation.decision {
             jasper::Decision::Forbidden { arg } => {
-                self.audit.record(
-                    &scope,
-                    Event::DeniedExplicit,
-                    &reference,
-                    Some("forbidden-arg"),
+                let message = format!(
+                    "the argument `{arg}` is forbidden for this tool: it opens a channel the \
+                     policy cannot inspect. Pass the content inline instead."
                 );
-                return outcome.denied(
-                    DecisionView::deny(Source::ForbiddenArg, Some(arg.clone())),
-                    format!(
-                        "the argument `{arg}` is forbidden for this tool: it opens a channel the \
-                         policy cannot inspect. Pass the content inline instead."
-                    ),
-                );
+                return self.forbidden(&scope, &reference, outcome, arg, message);
             }
             jasper::Decision::ForbiddenValue { prefix } => {
-                self.audit.record(
-                    &scope,
-                    Event::DeniedExplicit,
-                    &reference,
-                    Some("forbidden-arg"),
+                let message = format!(
+                    "argument values starting with `{prefix}` are forbidden for this tool: the \
+                     CLI would read them from a local file or another source the policy cannot \
+                     inspect. Pass the value inline instead."
                 );
-                return outcome.denied(
-                    DecisionView::deny(Source::ForbiddenArg, Some(prefix.clone())),
-                    format!(
-                        "argument values starting with `{prefix}` are forbidden for this tool: the \
-                         CLI would read them from a local file or another source the policy \
-                         cannot inspect. Pass the value inline instead."
-                    ),
-                );
+                return self.forbidden(&scope, &reference, outcome, prefix, message);
             }
             jasper::Decision::DeniedExplicit { rule } => {
                 self.audit
@@ -251,6 +235,28 @@ impl Dispatcher {
         outcome.decision = Some(decision);
         self.execute(provider, target, args, &scope, &reference, outcome)
             .await
+    }
+
+    /// A call refused by the provider's `forbidden_args` or `forbidden_value_prefixes`:
+    /// `listed` is the argument or prefix as the provider lists it, never the caller's value.
+    fn forbidden(
+        &self,
+        scope: &str,
+        reference: &Reference,
+        outcome: CallOutcome,
+        listed: String,
+        message: String,
+    ) -> CallOutcome {
+        self.audit.record(
+            scope,
+            Event::DeniedExplicit,
+            reference,
+            Some("forbidden-arg"),
+        );
+        outcome.denied(
+            DecisionView::deny(Source::ForbiddenArg, Some(listed)),
+            message,
+        )
     }
 
     /// A non-expired grant for exactly these arguments (a corrupt file grants nothing).

@@ -4,43 +4,30 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::net::{SocketAddr, TcpStream};
 use std::sync::{Arc, Mutex};
+
+use crate::loopback::Loopback;
 
 pub struct Capture {
     pub addr: SocketAddr,
     requests: Arc<Mutex<Vec<String>>>,
-    stop: Arc<AtomicBool>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    _server: Loopback,
 }
 
 impl Capture {
     pub fn start() -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
-        let addr = listener.local_addr().unwrap();
         let requests = Arc::new(Mutex::new(Vec::new()));
-        let stop = Arc::new(AtomicBool::new(false));
-        let thread = {
-            let (requests, stop) = (Arc::clone(&requests), Arc::clone(&stop));
-            std::thread::spawn(move || {
-                for stream in listener.incoming() {
-                    if stop.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let Ok(stream) = stream else { continue };
-                    let requests = Arc::clone(&requests);
-                    std::thread::spawn(move || {
-                        let _ = serve(stream, &requests);
-                    });
-                }
+        let server = {
+            let requests = Arc::clone(&requests);
+            Loopback::start(move |stream| {
+                let _ = serve(stream, &requests);
             })
         };
         Self {
-            addr,
+            addr: server.addr,
             requests,
-            stop,
-            thread: Some(thread),
+            _server: server,
         }
     }
 
@@ -51,16 +38,6 @@ impl Capture {
     /// Every request received so far, each as its full text.
     pub fn requests(&self) -> Vec<String> {
         self.requests.lock().unwrap().clone()
-    }
-}
-
-impl Drop for Capture {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        let _ = TcpStream::connect(self.addr);
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
     }
 }
 

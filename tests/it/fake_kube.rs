@@ -10,10 +10,11 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+
+use crate::loopback::Loopback;
 
 use crate::common::{FakeCli, Root};
 
@@ -22,39 +23,24 @@ pub struct FakeKube {
     pub name: String,
     pub addr: SocketAddr,
     requests: Arc<Mutex<Vec<String>>>,
-    stop: Arc<AtomicBool>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    _server: Loopback,
 }
 
 impl FakeKube {
     /// Starts a server on a free loopback port; its pod is `pod-from-<name>`.
     pub fn start(name: &str) -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
-        let addr = listener.local_addr().unwrap();
         let requests = Arc::new(Mutex::new(Vec::new()));
-        let stop = Arc::new(AtomicBool::new(false));
-        let thread = {
-            let (requests, stop, name) =
-                (Arc::clone(&requests), Arc::clone(&stop), name.to_string());
-            std::thread::spawn(move || {
-                for stream in listener.incoming() {
-                    if stop.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let Ok(stream) = stream else { continue };
-                    let (requests, name) = (Arc::clone(&requests), name.clone());
-                    std::thread::spawn(move || {
-                        let _ = serve(stream, &name, &requests);
-                    });
-                }
+        let server = {
+            let (requests, name) = (Arc::clone(&requests), name.to_string());
+            Loopback::start(move |stream| {
+                let _ = serve(stream, &name, &requests);
             })
         };
         Self {
             name: name.to_string(),
-            addr,
+            addr: server.addr,
             requests,
-            stop,
-            thread: Some(thread),
+            _server: server,
         }
     }
 
@@ -65,17 +51,6 @@ impl FakeKube {
     /// Every request line received so far (`GET /api/v1/...`).
     pub fn requests(&self) -> Vec<String> {
         self.requests.lock().unwrap().clone()
-    }
-}
-
-impl Drop for FakeKube {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        // Wake the accept loop so it sees the flag.
-        let _ = TcpStream::connect(self.addr);
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
     }
 }
 

@@ -25,6 +25,7 @@ mod kubectl_real;
 mod leases;
 #[cfg(feature = "test-hooks")]
 mod live_catalog;
+mod loopback;
 mod mcp;
 mod mcp_client;
 mod mcp_targets;
