@@ -21,26 +21,26 @@
 //! Symbolic links never get a rule (the rule would land on their target); what they point to
 //! is covered where it really lives.
 //!
-//! Children are started by a *launcher*: a thread that restricted itself with the rules and
-//! then only ever starts children, one job at a time. When one of the containing directories
-//! changes (its modification time), the rules are rebuilt and a new launcher replaces the old
-//! one, so an entry created after startup is reachable by the next child; until then the old
-//! rules can only deny more, never less.
+//! Each child restricts itself between `fork` and `exec` (see `sys.rs`) with a ruleset built
+//! here beforehand, so every child has a domain of its own and no thread of Torii is ever
+//! restricted. The ruleset is rebuilt when one of the containing directories changes (its
+//! modification time), so an entry created after startup is reachable by the next child; until
+//! then the old ruleset can only deny more, never less.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
 use std::fs::File;
 use std::io;
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Component, Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Mutex};
 
 use landlock::{
     ABI, Access, AccessFs, BitFlags, LandlockStatus, PathBeneath, Ruleset, RulesetAttr,
     RulesetCreated, RulesetCreatedAttr, RulesetStatus,
 };
 
-use super::{ConfineError, Mode, Support};
+use super::{ConfineError, Support};
 
 /// The rights Torii asks Landlock to enforce: everything up to ABI 3, which added truncation.
 /// (Later ABIs add device ioctls, networking and scopes, which do not reach files.)
@@ -136,8 +136,8 @@ pub(super) struct Boundary {
 }
 
 impl Boundary {
-    /// The boundary for the config root `root` (absolute, as configured) and the directories
-    /// children must not change.
+    /// The boundary for the config root `root` (absolute, as configured: the links on the way
+    /// matter) and the directories children must not change.
     pub(super) fn new(root: &Path, read_only: &[PathBuf]) -> Self {
         let mut boundary = Boundary::default();
         let real_root = boundary.leave_out(root);
@@ -146,26 +146,29 @@ impl Boundary {
             let target = boundary.leave_out(&link);
             boundary.denied.push(target);
         }
-        for dir in read_only {
-            if !dir.is_absolute() {
-                continue;
-            }
+        for dir in read_only.iter().filter(|dir| dir.is_absolute()) {
             let real = boundary.leave_out(dir);
             boundary.read_only.push(real);
         }
-        // A read-only rule on a directory that holds a denied path would open that path for
-        // reading: such a directory only keeps its entries apart, like any other on the way.
-        let denied = boundary.denied.clone();
-        boundary.read_only.retain(|dir| {
-            !denied
-                .iter()
-                .any(|path| path.starts_with(dir) || dir.starts_with(path))
-        });
         // Nothing inside a denied path ever gets a rule, whatever chain led through it.
+        let denied = boundary.denied.clone();
+        let inside_denied = |path: &Path| denied.iter().any(|denied| path.starts_with(denied));
+        boundary.levels.retain(|dir, _| !inside_denied(dir));
+        boundary.read_only.retain(|dir| !inside_denied(dir));
         boundary
-            .levels
-            .retain(|dir, _| !denied.iter().any(|path| dir.starts_with(path)));
-        boundary
+    }
+
+    /// Whether `path` holds a denied path: a read-only rule on it would open that path.
+    fn holds_denied(&self, path: &Path) -> bool {
+        self.denied.iter().any(|denied| denied.starts_with(path))
+    }
+
+    /// The read-only directory that holds `path`, if any.
+    fn read_only_holding(&self, path: &Path) -> Option<&Path> {
+        self.read_only
+            .iter()
+            .map(PathBuf::as_path)
+            .find(|dir| path.starts_with(dir))
     }
 
     /// Records every directory on the way to `path`, following its symbolic links one hop at a
@@ -248,21 +251,18 @@ fn links_under(root: &Path) -> Vec<PathBuf> {
     links
 }
 
-/// The rules for one boundary, and the launcher restricted by them.
+/// The rules for one boundary, built into a Landlock ruleset when first needed and again when
+/// a containing directory changes.
 #[derive(Debug)]
 pub(super) struct Rules {
     boundary: Boundary,
-    launcher: Mutex<Option<Launcher>>,
+    cache: Mutex<Option<Cached>>,
 }
 
-/// A job for the launcher: start one child and send back its handle.
-type Job = Box<dyn FnOnce() + Send>;
-
-/// A thread restricted by the rules built for `stamps`, running jobs until its sender goes.
 #[derive(Debug)]
-struct Launcher {
+struct Cached {
     stamps: Vec<Option<Stamp>>,
-    jobs: Sender<Job>,
+    ruleset: Arc<OwnedFd>,
 }
 
 /// What changes when entries are added to, removed from or renamed in a directory.
@@ -274,69 +274,49 @@ struct Stamp {
     mtime_nsec: i64,
 }
 
+/// The ruleset a prepared command's child restricts itself with: held until the spawn
+/// returned, so its descriptor is open in the child.
+#[derive(Debug)]
+pub(super) struct Held(#[allow(dead_code)] Arc<OwnedFd>);
+
 impl Rules {
     pub(super) fn new(boundary: Boundary) -> Self {
         Self {
             boundary,
-            launcher: Mutex::new(None),
+            cache: Mutex::new(None),
         }
     }
 
-    /// Runs `start` on the launcher, so that what it starts is restricted by these rules.
-    pub(super) fn spawn<T: Send + 'static>(
+    /// Makes the child of `command` restrict itself with the rules before it runs.
+    pub(super) fn prepare(
         &self,
-        mode: Mode,
-        start: impl FnOnce() -> io::Result<T> + Send + 'static,
-    ) -> Result<T, ConfineError> {
-        let jobs = self.jobs(mode)?;
-        let (reply, answer) = mpsc::channel();
-        let job: Job = Box::new(move || {
-            // The caller may be gone; then there is nobody to tell.
-            let _ = reply.send(start());
-        });
-        let lost = || ConfineError::Restrict {
-            source: io::Error::other("the confined launcher stopped"),
-        };
-        if jobs.send(job).is_err() {
-            self.forget();
-            return Err(lost());
-        }
-        match answer.recv() {
-            Ok(started) => started.map_err(ConfineError::Start),
-            Err(_) => {
-                self.forget();
-                Err(lost())
-            }
-        }
+        command: &mut std::process::Command,
+    ) -> Result<Held, ConfineError> {
+        let ruleset = self
+            .current()
+            .map_err(|source| ConfineError::Restrict { source })?;
+        super::sys::restrict_before_exec(command, ruleset.as_raw_fd());
+        Ok(Held(ruleset))
     }
 
-    /// The launcher for the file system as it is now, made (and restricted) if needed.
-    fn jobs(&self, mode: Mode) -> Result<Sender<Job>, ConfineError> {
-        let mut launcher = self
-            .launcher
+    /// The ruleset for the file system as it is now.
+    fn current(&self) -> io::Result<Arc<OwnedFd>> {
+        let mut cache = self
+            .cache
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let stamps = self.stamps();
-        if let Some(current) = launcher.as_ref().filter(|current| current.stamps == stamps) {
-            return Ok(current.jobs.clone());
+        if let Some(cached) = cache.as_ref().filter(|cached| cached.stamps == stamps) {
+            return Ok(Arc::clone(&cached.ruleset));
         }
-        let ruleset = self
-            .build()
-            .map_err(|source| ConfineError::Restrict { source })?;
-        let jobs = start_launcher(ruleset, mode)?;
-        // The old launcher, if any, ends when its last sender is dropped.
-        *launcher = Some(Launcher {
+        let created = self.build()?;
+        let ruleset: Option<OwnedFd> = created.into();
+        let ruleset = Arc::new(ruleset.ok_or_else(|| landlock_error("no ruleset was created"))?);
+        *cache = Some(Cached {
             stamps,
-            jobs: jobs.clone(),
+            ruleset: Arc::clone(&ruleset),
         });
-        Ok(jobs)
-    }
-
-    fn forget(&self) {
-        *self
-            .launcher
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) = None;
+        Ok(ruleset)
     }
 
     fn stamps(&self) -> Vec<Option<Stamp>> {
@@ -359,7 +339,15 @@ impl Rules {
             .handle_access(dir_rights())
             .and_then(|ruleset| ruleset.create())
             .map_err(landlock_error)?;
-        for (dir, kept_apart) in &self.boundary.levels {
+        let boundary = &self.boundary;
+        for (dir, kept_apart) in &boundary.levels {
+            // Entries of a directory inside a read-only one are read-only too; when that
+            // directory has a rule of its own, it already covers them.
+            let rights = match boundary.read_only_holding(dir) {
+                Some(read_only) if !boundary.holds_denied(read_only) => continue,
+                Some(_) => Some(read_only_rights()),
+                None => None,
+            };
             // A directory that cannot be listed keeps all its other entries closed: denying
             // more is the safe side.
             let Ok(entries) = std::fs::read_dir(dir) else {
@@ -369,61 +357,20 @@ impl Rules {
                 if kept_apart.contains(&entry.file_name()) {
                     continue;
                 }
-                if let Some(rule) = rule_for(&entry.path(), None) {
+                if let Some(rule) = rule_for(&entry.path(), rights) {
                     ruleset = ruleset.add_rule(rule).map_err(landlock_error)?;
                 }
             }
         }
-        for dir in &self.boundary.read_only {
+        for dir in &boundary.read_only {
+            if boundary.holds_denied(dir) {
+                continue;
+            }
             if let Some(rule) = rule_for(dir, Some(read_only_rights())) {
                 ruleset = ruleset.add_rule(rule).map_err(landlock_error)?;
             }
         }
         Ok(ruleset)
-    }
-}
-
-/// Starts a thread that restricts itself with `ruleset` and then runs jobs, and returns where
-/// to send them once the restriction is in place.
-fn start_launcher(ruleset: RulesetCreated, mode: Mode) -> Result<Sender<Job>, ConfineError> {
-    let (jobs, queue) = mpsc::channel::<Job>();
-    let (ready, restricted) = mpsc::channel();
-    std::thread::Builder::new()
-        .name("confined-launcher".into())
-        .spawn(move || {
-            let status = ruleset
-                .restrict_self()
-                .map_err(|error| ConfineError::Restrict {
-                    source: landlock_error(error),
-                });
-            let outcome = match status {
-                Ok(status)
-                    if status.ruleset != RulesetStatus::FullyEnforced && mode == Mode::Required =>
-                {
-                    Err(ConfineError::Required {
-                        reason: "the kernel did not enforce the rules".into(),
-                    })
-                }
-                Ok(_) => Ok(()),
-                Err(error) => Err(error),
-            };
-            let failed = outcome.is_err();
-            let _ = ready.send(outcome);
-            if failed {
-                return;
-            }
-            // This thread never does anything but start children.
-            for job in queue {
-                job();
-            }
-        })
-        .map_err(|source| ConfineError::Restrict { source })?;
-    match restricted.recv() {
-        Ok(Ok(())) => Ok(jobs),
-        Ok(Err(error)) => Err(error),
-        Err(_) => Err(ConfineError::Restrict {
-            source: io::Error::other("the confined launcher stopped"),
-        }),
     }
 }
 
@@ -462,17 +409,18 @@ fn open_path(path: &Path) -> io::Result<File> {
 mod tests {
     use super::*;
 
-    fn run(rules: &Rules, script: &str) -> std::process::Output {
+    fn start(rules: &Rules, script: &str) -> std::process::Child {
         let mut command = std::process::Command::new("/bin/sh");
         command
             .args(["-c", script])
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped());
-        rules
-            .spawn(Mode::Required, move || command.spawn())
-            .unwrap()
-            .wait_with_output()
-            .unwrap()
+        let _held = rules.prepare(&mut command).unwrap();
+        command.spawn().unwrap()
+    }
+
+    fn run(rules: &Rules, script: &str) -> std::process::Output {
+        start(rules, script).wait_with_output().unwrap()
     }
 
     fn enforced() -> bool {
@@ -654,10 +602,84 @@ mod tests {
                 PathBuf::from("/nonexistent/b/bin"),
             ],
         );
-        assert_eq!(
-            boundary.read_only,
-            vec![PathBuf::from("/nonexistent/b/bin")]
-        );
+        assert!(boundary.holds_denied(Path::new("/nonexistent/a")));
+        assert!(!boundary.holds_denied(Path::new("/nonexistent/b/bin")));
         assert!(boundary.levels[Path::new("/nonexistent")].contains(&OsString::from("a")));
+    }
+
+    /// Red-team finding (second pass): with `~/.dotnet` and `~/.dotnet/tools` both on `PATH`,
+    /// the entries beside `tools` got full rights, so a child rewrote `~/.dotnet/dotnet`.
+    #[test]
+    fn a_path_directory_inside_another_keeps_both_read_only() {
+        if !enforced() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("root");
+        let dotnet = dir.path().join("home/.dotnet");
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::create_dir_all(dotnet.join("tools")).unwrap();
+        std::fs::write(dotnet.join("dotnet"), "real\n").unwrap();
+        let rules = rules(&root, &[dotnet.clone(), dotnet.join("tools")]);
+        let output = run(
+            &rules,
+            &format!(
+                "echo evil > {dotnet}/dotnet; cat {dotnet}/dotnet",
+                dotnet = dotnet.display()
+            ),
+        );
+        assert_eq!(String::from_utf8_lossy(&output.stdout), "real\n");
+    }
+
+    /// Red-team finding (second pass): the launcher thread shared its Landlock domain with every
+    /// child, and Landlock allows `/proc/<pid>/mem` and `environ` within one domain. Each child
+    /// now has a domain of its own: neither Torii nor another child can be read.
+    #[test]
+    fn children_cannot_read_each_other_or_the_parent() {
+        if !enforced() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("root");
+        std::fs::create_dir_all(&root).unwrap();
+        let rules = rules(&root, &[]);
+        // As an unprivileged user when the tests run as root: root's capabilities are another
+        // matter (see the docs).
+        let as_root = std::process::Command::new("id")
+            .arg("-u")
+            .output()
+            .unwrap()
+            .stdout
+            == b"0\n";
+        let unprivileged = if as_root {
+            "setpriv --reuid=65534 --regid=65534 --clear-groups"
+        } else {
+            ""
+        };
+        let holder = start(
+            &rules,
+            &format!("exec {unprivileged} env CHILD_SECRET=held-by-a sleep 30"),
+        );
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let script = format!(
+            "{unprivileged} sh -c 'cat /proc/{pid}/environ; cat /proc/{me}/environ; \
+             for task in /proc/{me}/task/*; do head -c 1 $task/mem; done' 2>&1",
+            pid = holder.id(),
+            me = std::process::id()
+        );
+        let unconfined = std::process::Command::new("/bin/sh")
+            .args(["-c", &script])
+            .output()
+            .unwrap();
+        let reader = run(&rules, &script);
+        let mut holder = holder;
+        let _ = holder.kill();
+        let _ = holder.wait();
+        // Without confinement the same user reads the other child: the test can tell.
+        let control = String::from_utf8_lossy(&unconfined.stdout);
+        assert!(control.contains("held-by-a"), "{control}");
+        let seen = String::from_utf8_lossy(&reader.stdout);
+        assert!(!seen.contains("held-by-a"), "{seen}");
+        assert!(!seen.contains("PATH="), "{seen}");
     }
 }

@@ -3,10 +3,10 @@
 //! grants, leases and collected credentials, nor change the directories programs are run from
 //! (`PATH`, Torii's own). The rest of the file system stays as the user has it.
 //!
-//! Every provider child is started by [`Confinement::spawn`]: the start runs on a thread that
-//! restricted itself and does nothing else, and a process inherits the restriction of the
-//! thread that started it, for its whole life and its own children's. Torii's other threads
-//! are untouched.
+//! Every provider command is prepared by [`Confinement::prepare`] before it is spawned: its
+//! child restricts itself just before it runs the program, so the restriction holds for its
+//! whole life and its own children's, every child has a domain of its own, and no thread of
+//! Torii is ever restricted.
 //!
 //! On Linux the restriction is Landlock (see `linux.rs`). Where the kernel cannot enforce it
 //! (or on another system), `settings.yaml` decides: `child_confinement: best-effort` (default)
@@ -14,6 +14,8 @@
 
 #[cfg(target_os = "linux")]
 mod linux;
+#[cfg(target_os = "linux")]
+mod sys;
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -63,9 +65,6 @@ pub enum ConfineError {
         #[source]
         source: io::Error,
     },
-    /// The start itself failed (for example the program could not be executed).
-    #[error(transparent)]
-    Start(io::Error),
 }
 
 /// How provider children are confined for one config root. Cheap to clone.
@@ -149,16 +148,12 @@ impl Confinement {
         })
     }
 
-    /// Runs `start` (which starts one child process and returns its handle) on a thread
-    /// restricted so that the child can neither read nor write the config root. Blocks until
-    /// `start` returns.
-    pub fn spawn<T: Send + 'static>(
-        &self,
-        start: impl FnOnce() -> io::Result<T> + Send + 'static,
-    ) -> Result<T, ConfineError> {
+    /// Prepares `command` so that its child can neither read nor write the config root (nor
+    /// change the program directories). Keep the returned value until the spawn returned.
+    pub fn prepare(&self, command: &mut std::process::Command) -> Result<Prepared, ConfineError> {
         if let Support::Unavailable { reason } = &self.inner.support {
             return match self.inner.mode {
-                Mode::BestEffort => start().map_err(ConfineError::Start),
+                Mode::BestEffort => Ok(Prepared::default()),
                 Mode::Required => Err(ConfineError::Required {
                     reason: reason.clone(),
                 }),
@@ -166,10 +161,20 @@ impl Confinement {
         }
         #[cfg(target_os = "linux")]
         if let Some(rules) = &self.inner.rules {
-            return rules.spawn(self.inner.mode, start);
+            return Ok(Prepared {
+                _held: Some(rules.prepare(command)?),
+            });
         }
-        start().map_err(ConfineError::Start)
+        let _ = command;
+        Ok(Prepared::default())
     }
+}
+
+/// What a prepared command's child needs until the spawn returned.
+#[derive(Debug, Default)]
+pub struct Prepared {
+    #[cfg(target_os = "linux")]
+    _held: Option<linux::Held>,
 }
 
 /// Where the programs Torii and the CLIs run come from: the `PATH` directories and the
@@ -216,7 +221,9 @@ mod tests {
             "{warning}"
         );
         assert!(warning.contains("child_confinement: required"), "{warning}");
-        assert_eq!(confinement.spawn(|| Ok(7)).unwrap(), 7);
+        let mut command = std::process::Command::new("true");
+        let _prepared = confinement.prepare(&mut command).unwrap();
+        assert!(command.status().unwrap().success());
     }
 
     #[test]
@@ -228,15 +235,8 @@ mod tests {
                 .unwrap()
                 .contains("will not be started")
         );
-        let started = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let flag = Arc::clone(&started);
-        let error = confinement
-            .spawn(move || {
-                flag.store(true, std::sync::atomic::Ordering::SeqCst);
-                Ok(())
-            })
-            .unwrap_err();
-        assert!(!started.load(std::sync::atomic::Ordering::SeqCst));
+        let mut command = std::process::Command::new("true");
+        let error = confinement.prepare(&mut command).unwrap_err();
         assert!(
             error.to_string().contains("child_confinement: required"),
             "{error}"

@@ -38,10 +38,18 @@ pub enum RunError {
     #[error("invalid environment variable name `{name}`")]
     InvalidEnvName { name: String },
 
-    /// The program was not started: the operating system refused it, or it could not be
-    /// confined as `settings.yaml` requires.
+    /// The operating system refused to start the program.
     #[error("could not start `{}`", program.display())]
     Spawn {
+        program: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+
+    /// The program was not started: it could not be confined out of the config root, as
+    /// `settings.yaml` requires.
+    #[error("could not start `{}`", program.display())]
+    Confine {
         program: PathBuf,
         #[source]
         source: crate::confine::ConfineError,

@@ -59,18 +59,17 @@ pub struct Execution {
 /// for it to exit. A non-zero exit code is a normal result, not an error.
 pub async fn run(launch: Launch) -> Result<Execution, RunError> {
     let mut command = build_command(&launch)?;
-    let runtime = tokio::runtime::Handle::current();
-    let child = launch
+    let _prepared = launch
         .confinement
-        .spawn(move || {
-            // The start runs on a thread of its own, which tokio must know to reap the child.
-            let _entered = runtime.enter();
-            command.spawn()
-        })
-        .map_err(|source| RunError::Spawn {
+        .prepare(command.as_std_mut())
+        .map_err(|source| RunError::Confine {
             program: launch.program.clone(),
             source,
         })?;
+    let child = command.spawn().map_err(|source| RunError::Spawn {
+        program: launch.program.clone(),
+        source,
+    })?;
     collect(child, launch.max_output_bytes)
         .await
         .map_err(|source| RunError::Collect {

@@ -10,6 +10,8 @@
 //! - [`Grants`] reads and writes the version 2 grants file, whose entries hold only a mode, a
 //!   token count and a SHA-256 fingerprint of the tokens.
 
+#![forbid(unsafe_code)]
+
 mod args;
 mod decision;
 mod error;

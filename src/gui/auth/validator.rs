@@ -160,14 +160,18 @@ fn is_env_name(name: &str) -> bool {
 }
 
 fn run(mut command: Command, confinement: &Confinement, cancel: &AtomicBool) -> Verdict {
-    let mut child = match confinement.spawn(move || command.spawn()) {
-        Ok(child) => child,
+    let _prepared = match confinement.prepare(&mut command) {
+        Ok(prepared) => prepared,
         Err(error) => {
             return Verdict::Refused(format!(
                 "cannot start the validator: {}",
                 crate::errors::chain(&error)
             ));
         }
+    };
+    let mut child = match command.spawn() {
+        Ok(child) => child,
+        Err(error) => return Verdict::Refused(format!("cannot start the validator: {error}")),
     };
     loop {
         match child.try_wait() {
