@@ -32,7 +32,10 @@ pub fn config_root() -> Result<ConfigRoot, RootError> {
     // Windows would answer with a `\\?\` path, which is not what a human wrote.
     #[cfg(unix)]
     if let Ok(dir) = root.dir.canonicalize() {
-        return Ok(ConfigRoot { dir });
+        return Ok(ConfigRoot {
+            dir,
+            configured: root.configured,
+        });
     }
     Ok(root)
 }
@@ -53,22 +56,37 @@ fn resolve_root(
             .map_err(|error| RootError::NotAbsolute(value.clone(), error))?,
         None => home.ok_or(RootError::NoHome)?.join(".config").join("torii"),
     };
-    Ok(ConfigRoot { dir })
+    Ok(ConfigRoot {
+        configured: dir.clone(),
+        dir,
+    })
 }
 
 /// The config root and the names of the files directly under it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConfigRoot {
     dir: PathBuf,
+    configured: PathBuf,
 }
 
 impl ConfigRoot {
     pub fn new(dir: impl Into<PathBuf>) -> Self {
-        Self { dir: dir.into() }
+        let dir = dir.into();
+        Self {
+            configured: dir.clone(),
+            dir,
+        }
     }
 
+    /// Where the state is read and written: the real location.
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// The root as configured, before its links were resolved. Children are kept out of it,
+    /// not only out of [`Self::dir`], so that no link on the way can be replaced.
+    pub fn configured(&self) -> &Path {
+        &self.configured
     }
 
     pub fn settings_file(&self) -> PathBuf {

@@ -81,7 +81,7 @@ impl Dispatcher {
         human: Human,
     ) -> Self {
         let audit = AuditLog::new(root.audit_log());
-        let confinement = Confinement::new(root.dir(), settings.child_confinement);
+        let confinement = Confinement::new(root.configured(), settings.child_confinement);
         if let Some(warning) = confinement.warning() {
             crate::human::progress(&format!("torii: {warning}"));
             audit.record(

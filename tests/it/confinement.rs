@@ -369,6 +369,49 @@ async fn a_validator_cannot_write_into_the_config_root() {
     assert_eq!(read(&attempt), "refused\n");
 }
 
+/// The root named through a link (`TORII_CONFIG_DIR=~/.config/torii` linked to a dotfiles
+/// repository): Torii works at the real location, and a child can replace neither the state
+/// there nor the link, which would point the human's next server at a root the agent wrote.
+#[tokio::test]
+async fn a_child_cannot_replace_the_link_that_names_the_config_root() {
+    let root = Root::new();
+    if !enforced(&root) {
+        return;
+    }
+    install_provider(
+        &root,
+        "tok",
+        &simple_provider("tok", ""),
+        "version: \"1\"\naccept: [run]\n",
+    );
+    let links = root.outside().join("links");
+    std::fs::create_dir_all(&links).unwrap();
+    let link = links.join("torii");
+    std::os::unix::fs::symlink(root.path(), &link).unwrap();
+    let forged = root.outside().join("forged");
+    std::fs::create_dir_all(&forged).unwrap();
+    let cli = FakeCli::new(
+        &root,
+        "tok",
+        &format!(
+            "ln -sfn '{forged}' '{link}' 2>/dev/null && echo replaced || echo refused; \
+             mv '{link}' '{links}/moved' 2>/dev/null && echo moved || echo kept",
+            forged = forged.display(),
+            link = link.display(),
+            links = links.display()
+        ),
+    );
+    let env = [
+        ("PATH", cli.path_env()),
+        ("TORII_CONFIG_DIR", link.clone().into_os_string()),
+    ];
+    let client = mcp_client::start(&root, &env).await;
+    let (result, _) = client.call("tok", json!({"args": ["run"]})).await;
+    client.close().await;
+    assert_eq!(result["execution"]["stdout"], "refused\nkept\n", "{result}");
+    assert_eq!(std::fs::read_link(&link).unwrap(), root.path());
+}
+
 /// The demo's read-only git, with the real git: `--output`, `-O`, `--ext-diff`, `--help` and the
 /// options that switch repository or configuration are refused before git runs, while its reads
 /// work with the trusted prefix (`-c core.fsmonitor=false --no-optional-locks`).

@@ -254,7 +254,7 @@ fn verify_context(provider: &Provider, context: &str, root: &ConfigRoot) -> Resu
         max_output_bytes: CONTEXT_CHECK_OUTPUT_BYTES,
         // The provider's CLI is a provider child here too: it stays out of the config root.
         confinement: Confinement::new(
-            root.dir(),
+            root.configured(),
             Settings::load(&root.settings_file())?.child_confinement,
         ),
     };
