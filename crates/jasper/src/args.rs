@@ -102,33 +102,50 @@ pub(crate) fn find_forbidden<'a>(args: &[String], forbidden: &'a [String]) -> Op
     })
 }
 
-/// How many letters of a short-option cluster may come before its value (`-vqVALUE`).
-const MAX_CLUSTER_LETTERS: usize = 8;
+/// How many letters of a short-option cluster may come before its value (`-vqVALUE`). A
+/// longer cluster is not spread: see [`has_long_cluster`].
+const MAX_CLUSTER_LETTERS: usize = 32;
+
+/// A single-dash token with more than one character after the dash: it may carry a value.
+fn carries(token: &str) -> bool {
+    token.starts_with('-') && !token.starts_with("--") && token.chars().count() > 2
+}
+
+/// How many letters or digits follow the dash: a value can start only after option letters.
+fn leading_letters(token: &str) -> usize {
+    token[1..]
+        .bytes()
+        .take_while(u8::is_ascii_alphanumeric)
+        .count()
+}
 
 /// `evaluated` joined by spaces, with each single-dash token that carries more than one letter
 /// followed by the values it could carry, each as a token of its own: `-vqTRUNCATE t` adds
-/// `qTRUNCATE t` and `TRUNCATE t`. `None` when no token carries one. For deny regexes only.
+/// `qTRUNCATE t` and `TRUNCATE t`. A value starts after option letters only, so the spread
+/// stops at the first character that is not a letter or digit. `None` when no token carries
+/// one. For deny regexes only.
 pub(crate) fn with_attached_values(evaluated: &[&str]) -> Option<String> {
-    let carries = |token: &&str| {
-        token.starts_with('-') && !token.starts_with("--") && token.chars().count() > 2
-    };
-    if !evaluated.iter().any(carries) {
+    if !evaluated.iter().any(|token| carries(token)) {
         return None;
     }
     let mut spread = Vec::with_capacity(evaluated.len() * 2);
     for token in evaluated {
         spread.push(*token);
         if carries(token) {
-            spread.extend(
-                token
-                    .char_indices()
-                    .skip(2)
-                    .take(MAX_CLUSTER_LETTERS)
-                    .map(|(index, _)| &token[index..]),
-            );
+            // Byte offsets are character offsets here: the letters are ASCII.
+            let starts = leading_letters(token).min(MAX_CLUSTER_LETTERS);
+            spread.extend((2..=starts + 1).filter_map(|index| token.get(index..)));
         }
     }
     Some(spread.join(" "))
+}
+
+/// Whether a single-dash token has more option letters than are spread: its value could
+/// start where no deny pattern looks (`-` then 40 × `A`, then `cDROP TABLE t`).
+pub(crate) fn has_long_cluster(evaluated: &[&str]) -> bool {
+    evaluated
+        .iter()
+        .any(|token| carries(token) && leading_letters(token) > MAX_CLUSTER_LETTERS)
 }
 
 /// The vector the rules see: drop `leading` tokens, then each listed flag — with the following

@@ -106,10 +106,13 @@ impl Policy {
             };
         }
 
+        // A deny pattern could not be shown to miss a value attached past the spread window:
+        // no accept rule vouches for such a vector, a human decides.
+        let unvouched = !self.deny_regexes.is_empty() && args::has_long_cluster(&evaluated);
         let accept = earliest(prefix.accept, self.accept_regexes.earliest_match(&joined));
         let decision = match accept.and_then(|index| self.accept.get(index)) {
-            Some(rule) => Decision::Allowed { rule: rule.clone() },
-            None => Decision::Unresolved,
+            Some(rule) if !unvouched => Decision::Allowed { rule: rule.clone() },
+            _ => Decision::Unresolved,
         };
         let ignored_accept_matches = prefix
             .ignored_accepts

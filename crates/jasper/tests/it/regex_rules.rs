@@ -262,6 +262,43 @@ fn a_value_attached_to_a_short_option_is_seen_by_deny_patterns() {
             ),
             (tokens(&["sql", "-q", "select 1", "-q"]), allowed("sql -q")),
             (tokens(&["sql", "-q", "select", "-qx"]), allowed("sql -q")),
+            // Second review: repeated boolean letters pushed the value past the spread.
+            (
+                tokens(&["sql", "-q", "select 1", "-AAAAAAAAcTRUNCATE TABLE t"]),
+                denied("/\\btruncate\\b/i"),
+            ),
+            (
+                tokens(&[
+                    "sql",
+                    "-q",
+                    "select 1",
+                    &format!("-{}cTRUNCATE t", "A".repeat(29)),
+                ]),
+                denied("/\\btruncate\\b/i"),
+            ),
+            // Longer than the spread: no accept rule vouches for it.
+            (
+                tokens(&[
+                    "sql",
+                    "-q",
+                    "select 1",
+                    &format!("-{}cTRUNCATE t", "A".repeat(40)),
+                ]),
+                Decision::Unresolved,
+            ),
+            (
+                tokens(&["sql", "-q", &format!("-{}", "A".repeat(40))]),
+                Decision::Unresolved,
+            ),
+            // A value starts after option letters only: `-q"…"` and `-q\u{a0}…` are spread too.
+            (
+                tokens(&["sql", "-q", "select 1", "-q\"TRUNCATE t\""]),
+                denied("/\\btruncate\\b/i"),
+            ),
+            (
+                tokens(&["sql", "-q", "select 1", "-q\u{a0}TRUNCATE t"]),
+                denied("/\\btruncate\\b/i"),
+            ),
             // `--query=TRUNCATE` has its boundary already; long options are not spread.
             (
                 tokens(&["sql", "-q", "select 1", "--query=truncate t"]),
