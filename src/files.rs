@@ -32,6 +32,13 @@ pub fn read_optional(path: &Path, limit: u64) -> io::Result<Option<Vec<u8>>> {
     Ok(Some(bytes))
 }
 
+/// Up to the first `limit` bytes of the regular file at `path` (a program's `#!` line).
+pub fn read_start(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    open_regular(path)?.take(limit).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 /// How often an open is retried when the path changes between the open and the look at what
 /// is there (a writer renaming a new file into place).
 const OPEN_ATTEMPTS: usize = 3;

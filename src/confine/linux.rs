@@ -348,6 +348,13 @@ impl Rules {
                 Some(_) => Some(read_only_rights()),
                 None => None,
             };
+            // A directory on the way to read-only ones only stays listable and readable (a
+            // project that holds an activated `.venv/bin` is still the working directory).
+            if !boundary.holds_denied(dir)
+                && let Some(rule) = rule_for(dir, Some(read_only_rights()))
+            {
+                ruleset = ruleset.add_rule(rule).map_err(landlock_error)?;
+            }
             // A directory that cannot be listed keeps all its other entries closed: denying
             // more is the safe side.
             let Ok(entries) = std::fs::read_dir(dir) else {
@@ -560,6 +567,34 @@ mod tests {
         assert_eq!(
             std::fs::read_to_string(&tool).unwrap(),
             "#!/bin/sh\necho tool-ran\n"
+        );
+    }
+
+    #[test]
+    fn a_project_that_holds_a_path_directory_stays_listable() {
+        if !enforced() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("config/torii");
+        let project = dir.path().join("project");
+        let bin = project.join(".venv/bin");
+        for made in [&root, &bin, &project.join("src")] {
+            std::fs::create_dir_all(made).unwrap();
+        }
+        let rules = rules(&root, std::slice::from_ref(&bin));
+        let output = run(
+            &rules,
+            &format!(
+                "cd {project} && ls -A; echo x > src/f && cat src/f; touch new || echo refused; \
+                 ls {config} || echo unlisted",
+                project = project.display(),
+                config = dir.path().join("config").display()
+            ),
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout),
+            ".venv\nsrc\nx\nrefused\nunlisted\n"
         );
     }
 

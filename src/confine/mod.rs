@@ -15,6 +15,8 @@
 #[cfg(target_os = "linux")]
 mod linux;
 #[cfg(target_os = "linux")]
+mod programs;
+#[cfg(target_os = "linux")]
 mod sys;
 
 use std::io;
@@ -76,6 +78,7 @@ pub struct Confinement {
 #[derive(Debug)]
 struct Inner {
     root: PathBuf,
+    programs: Vec<PathBuf>,
     mode: Mode,
     support: Support,
     #[cfg(target_os = "linux")]
@@ -83,44 +86,45 @@ struct Inner {
 }
 
 impl Confinement {
-    /// Confinement of `root` (the config root), probing once what this system supports. The
-    /// directories of `PATH` and of the Torii executable, as they are now, become read-only
-    /// for children.
-    pub fn new(root: &Path, mode: Mode) -> Self {
+    /// Confinement of `root` (the config root), probing once what this system supports.
+    /// `programs` are the resolved commands children will run (providers and validators): with
+    /// the directories of `PATH` and of the Torii executable, their install trees, as they are
+    /// now, become read-only for children (see `programs.rs`).
+    pub fn new(root: &Path, mode: Mode, programs: &[PathBuf]) -> Self {
         #[cfg(target_os = "linux")]
-        {
+        let (support, rules) = {
             let support = linux::probe();
             let rules = matches!(support, Support::Enforced { .. }).then(|| {
                 let root = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
-                linux::Rules::new(linux::Boundary::new(&root, &programs_dirs()))
+                let read_only = programs::read_only_dirs(programs);
+                linux::Rules::new(linux::Boundary::new(&root, &read_only))
             });
-            Self {
-                inner: Arc::new(Inner {
-                    root: root.to_path_buf(),
-                    mode,
-                    support,
-                    rules,
-                }),
-            }
-        }
+            (support, rules)
+        };
         #[cfg(not(target_os = "linux"))]
-        {
-            let _ = root;
-            Self {
-                inner: Arc::new(Inner {
-                    root: root.to_path_buf(),
-                    mode,
-                    support: Support::Unavailable {
-                        reason: "child confinement is implemented with Linux Landlock only".into(),
-                    },
-                }),
-            }
+        let support = Support::Unavailable {
+            reason: "child confinement is implemented with Linux Landlock only".into(),
+        };
+        Self {
+            inner: Arc::new(Inner {
+                root: root.to_path_buf(),
+                programs: programs.to_vec(),
+                mode,
+                support,
+                #[cfg(target_os = "linux")]
+                rules,
+            }),
         }
     }
 
     /// The config root children are kept out of, as given.
     pub fn root(&self) -> &Path {
         &self.inner.root
+    }
+
+    /// The programs whose install trees children cannot change, as given.
+    pub fn programs(&self) -> &[PathBuf] {
+        &self.inner.programs
     }
 
     pub fn mode(&self) -> Mode {
@@ -177,23 +181,6 @@ pub struct Prepared {
     _held: Option<linux::Held>,
 }
 
-/// Where the programs Torii and the CLIs run come from: the `PATH` directories and the
-/// directory of the Torii executable. A child must not be able to plant one there.
-#[cfg(target_os = "linux")]
-fn programs_dirs() -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
-        .map(|path| std::env::split_paths(&path).collect())
-        .unwrap_or_default();
-    if let Some(exe_dir) = std::env::current_exe()
-        .ok()
-        .and_then(|exe| exe.parent().map(Path::to_path_buf))
-    {
-        dirs.push(exe_dir);
-    }
-    dirs.retain(|dir| dir.is_absolute());
-    dirs
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,6 +189,7 @@ mod tests {
         Confinement {
             inner: Arc::new(Inner {
                 root: PathBuf::from("/r"),
+                programs: Vec::new(),
                 mode,
                 support: Support::Unavailable {
                     reason: "no Landlock here".into(),

@@ -122,6 +122,7 @@ fn validator_spec(validator: &Validator) -> ValidatorSpec {
         inject: validator.inject.clone(),
         removed_env: validator.removed_env.clone(),
         confine_root: validator.confinement.root().to_path_buf(),
+        confine_programs: validator.confinement.programs().to_vec(),
         confinement: validator.confinement.mode(),
     }
 }

@@ -81,7 +81,11 @@ impl Dispatcher {
         human: Human,
     ) -> Self {
         let audit = AuditLog::new(root.audit_log());
-        let confinement = Confinement::new(root.configured(), settings.child_confinement);
+        let confinement = Confinement::new(
+            root.configured(),
+            settings.child_confinement,
+            &programs(&registry),
+        );
         if let Some(warning) = confinement.warning() {
             crate::human::progress(&format!("torii: {warning}"));
             audit.record(
@@ -395,4 +399,23 @@ pub(crate) fn now_epoch() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |age| age.as_secs())
+}
+
+/// Every program a provider child may run, as resolved now: the commands, validators and
+/// identity probes. One that does not resolve is left out (its call fails anyway).
+fn programs(registry: &Registry) -> Vec<std::path::PathBuf> {
+    let mut programs: Vec<std::path::PathBuf> = registry
+        .iter()
+        .flat_map(|provider| {
+            let config = provider.config();
+            let auth = &config.auth;
+            std::iter::once(config.command.as_str())
+                .chain(auth.validate.as_ref().map(|spec| spec.command.as_str()))
+                .chain(auth.identity.as_ref().map(|probe| probe.command.as_str()))
+        })
+        .filter_map(|command| runner::resolve(command).ok())
+        .collect();
+    programs.sort();
+    programs.dedup();
+    programs
 }

@@ -511,6 +511,7 @@ fn a_refused_candidate_reenables_the_form_and_an_accepted_one_returns() {
         inject: vec![("API_TOKEN".into(), "TOKEN".into())],
         removed_env: vec![],
         confine_root: "/nonexistent/torii-root".into(),
+        confine_programs: Vec::new(),
         confinement: crate::confine::Mode::BestEffort,
     };
     let fields = vec![

@@ -72,6 +72,8 @@ pub struct ValidatorSpec {
     /// The config root the validator must not read or write, and whether it may run when the
     /// kernel cannot enforce that (see `crate::confine`).
     pub confine_root: PathBuf,
+    /// The programs whose install trees it must not change (see `crate::confine`).
+    pub confine_programs: Vec<PathBuf>,
     pub confinement: crate::confine::Mode,
 }
 
@@ -190,6 +192,7 @@ mod tests {
             inject: vec![],
             removed_env: vec![],
             confine_root: "/r".into(),
+            confine_programs: vec!["/usr/bin/aws".into()],
             confinement: crate::confine::Mode::BestEffort,
         };
         let shown = format!("{spec:?}");

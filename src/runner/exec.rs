@@ -163,7 +163,11 @@ mod tests {
             env_overlay: vec![(String::from("AWS_SECRET_ACCESS_KEY"), "hunter2".into())],
             env_remove: vec![],
             max_output_bytes: 10,
-            confinement: Confinement::new(std::path::Path::new("/nonexistent"), Default::default()),
+            confinement: Confinement::new(
+                std::path::Path::new("/nonexistent"),
+                Default::default(),
+                &[],
+            ),
         };
         let shown = format!("{launch:?}");
         assert!(shown.contains("AWS_SECRET_ACCESS_KEY"));

@@ -138,6 +138,7 @@ mod windows {
                 inject: vec![("API_TOKEN".into(), "TOKEN".into())],
                 removed_env: vec![],
                 confine_root: "/nonexistent/torii-root".into(),
+                confine_programs: vec![],
                 confinement: torii::confine::Mode::BestEffort,
             }),
         };

@@ -42,6 +42,7 @@ fn launch(program: impl Into<PathBuf>, args: &[&str]) -> Launch {
         confinement: torii::confine::Confinement::new(
             Path::new("/nonexistent/torii-root"),
             torii::confine::Mode::BestEffort,
+            &[],
         ),
     }
 }

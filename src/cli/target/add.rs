@@ -256,6 +256,7 @@ fn verify_context(provider: &Provider, context: &str, root: &ConfigRoot) -> Resu
         confinement: Confinement::new(
             root.configured(),
             Settings::load(&root.settings_file())?.child_confinement,
+            std::slice::from_ref(&program),
         ),
     };
     let runtime = tokio::runtime::Builder::new_current_thread()

@@ -48,7 +48,8 @@ impl Job {
         let (sender, verdict) = mpsc::channel();
         let cancel = Arc::new(AtomicBool::new(false));
         let command = command(spec, candidate);
-        let confinement = Confinement::new(&spec.confine_root, spec.confinement);
+        let confinement =
+            Confinement::new(&spec.confine_root, spec.confinement, &spec.confine_programs);
         let cancelled = Arc::clone(&cancel);
         let thread = std::thread::Builder::new()
             .name("validator".into())
@@ -217,6 +218,7 @@ mod tests {
                 .collect(),
             removed_env: vec!["HOME".into()],
             confine_root: "/nonexistent/torii-root".into(),
+            confine_programs: Vec::new(),
             confinement: crate::confine::Mode::BestEffort,
         }
     }
