@@ -404,7 +404,8 @@ pub(crate) fn now_epoch() -> u64 {
 /// Every program a provider child may run, as resolved now: the commands, validators and
 /// identity probes. One that does not resolve is left out (its call fails anyway).
 fn programs(registry: &Registry) -> Vec<std::path::PathBuf> {
-    let mut programs: Vec<std::path::PathBuf> = registry
+    // Many providers share a command (`aws` for every account): resolve each name once.
+    let commands: std::collections::BTreeSet<&str> = registry
         .iter()
         .flat_map(|provider| {
             let config = provider.config();
@@ -413,9 +414,10 @@ fn programs(registry: &Registry) -> Vec<std::path::PathBuf> {
                 .chain(auth.validate.as_ref().map(|spec| spec.command.as_str()))
                 .chain(auth.identity.as_ref().map(|probe| probe.command.as_str()))
         })
+        .collect();
+    let programs: std::collections::BTreeSet<std::path::PathBuf> = commands
+        .into_iter()
         .filter_map(|command| runner::resolve(command).ok())
         .collect();
-    programs.sort();
-    programs.dedup();
-    programs
+    programs.into_iter().collect()
 }
