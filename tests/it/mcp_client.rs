@@ -1,5 +1,6 @@
 //! A real MCP client (rmcp) driving the real `torii` binary over stdio.
 
+use std::collections::HashMap;
 use std::ffi::OsString;
 
 use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
@@ -12,6 +13,9 @@ use crate::common::Root;
 
 pub struct Client {
     service: RunningService<RoleClient, ()>,
+    /// The output schema of each tool, fetched on the first call: every structured result the
+    /// suite receives is checked against the schema its tool declares, as strict clients do.
+    output_schemas: tokio::sync::OnceCell<HashMap<String, Value>>,
 }
 
 /// Starts `torii` on `root` (headless) with extra environment variables.
@@ -26,7 +30,10 @@ pub async fn start(root: &Root, env: &[(&str, OsString)]) -> Client {
     }
     let transport = TokioChildProcess::new(command).expect("spawn torii");
     let service = ().serve(transport).await.expect("MCP initialize");
-    Client { service }
+    Client {
+        service,
+        output_schemas: tokio::sync::OnceCell::new(),
+    }
 }
 
 impl Client {
@@ -49,9 +56,44 @@ impl Client {
             Value::Object(map) => map,
             _ => Map::new(),
         };
-        self.service
+        let result = self
+            .service
             .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(arguments))
-            .await
+            .await?;
+        self.check_output_schema(tool, &result).await;
+        Ok(result)
+    }
+
+    /// Panics when `result` does not match the output schema `tool` declares.
+    async fn check_output_schema(&self, tool: &str, result: &CallToolResult) {
+        let schemas = self
+            .output_schemas
+            .get_or_init(|| async {
+                self.tools()
+                    .await
+                    .into_iter()
+                    .filter_map(|tool| {
+                        let schema = tool.output_schema?;
+                        Some((tool.name.to_string(), Value::Object((*schema).clone())))
+                    })
+                    .collect()
+            })
+            .await;
+        let Some(schema) = schemas.get(tool) else {
+            return;
+        };
+        let structured = result.structured_content.as_ref().unwrap_or_else(|| {
+            panic!("{tool} declares an output schema but sent no structured content")
+        });
+        let validator = jsonschema::validator_for(schema).expect("the output schema compiles");
+        let errors: Vec<String> = validator
+            .iter_errors(structured)
+            .map(|error| format!("{error} at {}", error.instance_path()))
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "the result of {tool} does not match its output schema: {errors:?}\nresult: {structured}"
+        );
     }
 
     /// Calls `tool` and returns the structured result and `isError`.
