@@ -42,6 +42,9 @@ pub enum Event {
     TargetAccessCleared,
     ReauthForced,
     Ran,
+    /// The client cancelled the call, or closed the session, before it ended; whatever it had
+    /// started was stopped.
+    Cancelled,
     /// Provider children will not be confined to stay out of the config root (the kernel
     /// cannot enforce it); detail: the `child_confinement` setting.
     ConfinementUnavailable,
@@ -79,6 +82,7 @@ impl Event {
             Event::TargetAccessCleared => "target-access-cleared",
             Event::ReauthForced => "reauth-forced",
             Event::Ran => "ran",
+            Event::Cancelled => "cancelled",
             Event::ConfinementUnavailable => "confinement-unavailable",
         }
     }

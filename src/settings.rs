@@ -10,6 +10,10 @@ use serde::Deserialize;
 /// Largest accepted `max_output_bytes`: the captured output is held in memory and sent back
 /// over MCP, so an unbounded value would let one call exhaust the server.
 pub const MAX_OUTPUT_BYTES_LIMIT: u64 = 64 * 1024 * 1024;
+/// Largest accepted `call_timeout_seconds` (and provider `limits.call_timeout_seconds`): a day.
+pub const MAX_CALL_TIMEOUT_SECONDS: u64 = 86_400;
+/// Accepted `max_concurrent_calls`.
+pub const MAX_CONCURRENT_CALLS_RANGE: std::ops::RangeInclusive<u64> = 1..=1024;
 /// Leases (and, by the same bound, grant durations) last 1 to 1,440 minutes.
 pub const MINUTES_RANGE: std::ops::RangeInclusive<u64> = 1..=jasper::MAX_GRANT_SECONDS / 60;
 
@@ -23,6 +27,11 @@ pub struct Settings {
     pub default_target_minutes: u64,
     /// Whether a provider child may start when it cannot be kept out of the config root.
     pub child_confinement: crate::confine::Mode,
+    /// How long a provider command may run, in seconds; 0 for no limit. A provider's
+    /// `limits.call_timeout_seconds` overrides it.
+    pub call_timeout_seconds: u64,
+    /// How many provider commands one server runs at once; further calls wait for a slot.
+    pub max_concurrent_calls: usize,
 }
 
 impl Default for Settings {
@@ -32,6 +41,8 @@ impl Default for Settings {
             default_grant_minutes: 2,
             default_target_minutes: 15,
             child_confinement: crate::confine::Mode::BestEffort,
+            call_timeout_seconds: 600,
+            max_concurrent_calls: 16,
         }
     }
 }
@@ -75,6 +86,10 @@ struct RawSettings {
     #[serde(default, deserialize_with = "jasper::yaml::optional_whole_number")]
     default_target_minutes: Option<u64>,
     child_confinement: Option<crate::confine::Mode>,
+    #[serde(default, deserialize_with = "jasper::yaml::optional_whole_number")]
+    call_timeout_seconds: Option<u64>,
+    #[serde(default, deserialize_with = "jasper::yaml::optional_whole_number")]
+    max_concurrent_calls: Option<u64>,
 }
 
 impl Settings {
@@ -130,7 +145,35 @@ impl Settings {
                 ))
             }
         };
+        let call_timeout_seconds = raw
+            .call_timeout_seconds
+            .unwrap_or(defaults.call_timeout_seconds);
+        if call_timeout_seconds > MAX_CALL_TIMEOUT_SECONDS {
+            return Err(field(
+                "call_timeout_seconds",
+                format!(
+                    "must be between 0 (no limit) and {MAX_CALL_TIMEOUT_SECONDS}, got \
+                     {call_timeout_seconds}"
+                ),
+            ));
+        }
+        let max_concurrent_calls = raw
+            .max_concurrent_calls
+            .unwrap_or(defaults.max_concurrent_calls as u64);
+        if !MAX_CONCURRENT_CALLS_RANGE.contains(&max_concurrent_calls) {
+            return Err(field(
+                "max_concurrent_calls",
+                format!(
+                    "must be between {} and {}, got {max_concurrent_calls}",
+                    MAX_CONCURRENT_CALLS_RANGE.start(),
+                    MAX_CONCURRENT_CALLS_RANGE.end()
+                ),
+            ));
+        }
         Ok(Self {
+            call_timeout_seconds,
+            max_concurrent_calls: usize::try_from(max_concurrent_calls)
+                .map_err(|_| field("max_concurrent_calls", "too large for this platform".into()))?,
             max_output_bytes: usize::try_from(max_output_bytes)
                 .map_err(|_| field("max_output_bytes", "too large for this platform".into()))?,
             default_grant_minutes: minutes(
@@ -161,11 +204,17 @@ impl Settings {
              # Provider children never read or write this directory (Linux Landlock). Where the\n\
              # kernel cannot enforce that: best-effort starts them anyway and says so once;\n\
              # required refuses to start them.\n\
-             child_confinement: {}\n",
+             child_confinement: {}\n\
+             # Seconds a provider command may run before it is stopped (0: no limit).\n\
+             call_timeout_seconds: {}\n\
+             # Provider commands one server runs at once; further calls wait for a slot.\n\
+             max_concurrent_calls: {}\n",
             defaults.max_output_bytes,
             defaults.default_grant_minutes,
             defaults.default_target_minutes,
-            defaults.child_confinement.as_str()
+            defaults.child_confinement.as_str(),
+            defaults.call_timeout_seconds,
+            defaults.max_concurrent_calls
         )
     }
 }
@@ -202,12 +251,25 @@ mod tests {
             ("max_output_bytes: 999999999999\n", "max_output_bytes"),
             ("default_grant_minutes: 0\n", "default_grant_minutes"),
             ("default_target_minutes: 1441\n", "default_target_minutes"),
+            ("call_timeout_seconds: 86401\n", "call_timeout_seconds"),
+            ("max_concurrent_calls: 0\n", "max_concurrent_calls"),
+            ("max_concurrent_calls: 1025\n", "max_concurrent_calls"),
         ];
         for (text, field) in cases {
             let message = parse(text).unwrap_err().to_string();
             assert!(message.contains("/r/settings.yaml"), "{message}");
             assert!(message.contains(field), "{message}");
         }
+    }
+
+    #[test]
+    fn call_limits_have_defaults_and_zero_means_no_timeout() {
+        let defaults = Settings::default();
+        assert_eq!(defaults.call_timeout_seconds, 600);
+        assert_eq!(defaults.max_concurrent_calls, 16);
+        let settings = parse("call_timeout_seconds: 0\nmax_concurrent_calls: 1\n").unwrap();
+        assert_eq!(settings.call_timeout_seconds, 0);
+        assert_eq!(settings.max_concurrent_calls, 1);
     }
 
     #[test]

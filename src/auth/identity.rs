@@ -69,6 +69,7 @@ impl Probe {
             env_remove: self.removed_env.clone(),
             max_output_bytes: 64 * 1024,
             confinement: self.confinement.clone(),
+            timeout: Some(runner::CHECK_TIMEOUT),
         };
         let execution = runner::run(launch)
             .await

@@ -84,6 +84,7 @@ impl Validator {
             // Only the exit code matters; keep nothing of what it prints.
             max_output_bytes: 1,
             confinement: self.confinement.clone(),
+            timeout: Some(runner::CHECK_TIMEOUT),
         };
         Ok(runner::run(launch).await?.exit_code == 0)
     }

@@ -121,8 +121,8 @@ fn parse_args(value: Option<&Value>) -> Result<Vec<String>, EnvelopeError> {
         .collect()
 }
 
-/// Agent-supplied text echoed in an error is bounded.
-fn clip(text: &str) -> String {
+/// At most 64 characters of an agent-chosen text echoed in an error.
+pub(crate) fn clip(text: &str) -> String {
     const MAX: usize = 64;
     if text.chars().count() <= MAX {
         text.to_string()

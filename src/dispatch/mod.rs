@@ -54,6 +54,9 @@ pub enum Refusal {
     UnknownTool(String),
     #[error(transparent)]
     Envelope(#[from] EnvelopeError),
+    /// The client cancelled the call (or went away); nothing is answered.
+    #[error("the call was cancelled")]
+    Cancelled,
 }
 
 /// Everything a call needs, loaded once at startup and shared by concurrent calls.
@@ -68,6 +71,8 @@ pub struct Dispatcher {
     human: Human,
     authenticator: Authenticator,
     confinement: Confinement,
+    /// One permit per provider command running now (`settings.max_concurrent_calls`).
+    running: tokio::sync::Semaphore,
 }
 
 impl Dispatcher {
@@ -98,12 +103,13 @@ impl Dispatcher {
         Self {
             root: root.dir().to_path_buf(),
             registry,
-            settings,
             audit,
             policies: PolicyCache::default(),
             human,
             authenticator: Authenticator::default(),
             confinement,
+            running: tokio::sync::Semaphore::new(settings.max_concurrent_calls),
+            settings,
         }
     }
 
@@ -122,23 +128,38 @@ impl Dispatcher {
         }
     }
 
-    /// Runs one tool call through the whole pipeline.
+    /// Runs one tool call through the whole pipeline, unless `cancelled` completes first: then
+    /// the call stops where it is (its child's process group is killed, an open window
+    /// closes), `cancelled` is audited and [`Refusal::Cancelled`] returned.
     pub async fn call(
         &self,
         tool: &str,
         arguments: Option<&Map<String, Value>>,
+        cancelled: impl Future<Output = ()>,
     ) -> Result<CallOutcome, Refusal> {
         let provider = self
             .registry
             .by_tool(tool)
-            .ok_or_else(|| Refusal::UnknownTool(tool.to_string()))?;
+            .ok_or_else(|| Refusal::UnknownTool(envelope::clip(tool)))?;
         let envelope = envelope::parse(arguments, &Self::shape(provider))?;
         let target = envelope
             .target
             .as_deref()
             .and_then(|alias| provider.target(alias));
-        let outcome = self.authorized_call(provider, target, &envelope.args).await;
-        Ok(outcome.relative_to(&self.root))
+        tokio::select! {
+            outcome = self.authorized_call(provider, target, &envelope.args) => {
+                Ok(outcome.relative_to(&self.root))
+            }
+            () = cancelled => {
+                self.audit.record(
+                    &audit_scope(provider, target),
+                    Event::Cancelled,
+                    &Reference::from_args(&envelope.args),
+                    None,
+                );
+                Err(Refusal::Cancelled)
+            }
+        }
     }
 
     async fn authorized_call(
@@ -343,6 +364,7 @@ impl Dispatcher {
             env_remove,
             max_output_bytes: self.settings.max_output_bytes,
             confinement: self.confinement.clone(),
+            timeout: self.call_timeout(provider),
         };
         // The last look at the lease: nothing between this check and the spawn reads state.
         if let Some(target) = target
@@ -352,9 +374,16 @@ impl Dispatcher {
         {
             return lost;
         }
+        // A call waiting here for a slot can still be cancelled: it holds nothing yet.
+        let Ok(_slot) = self.running.acquire().await else {
+            return outcome.failed("the server is shutting down".to_string());
+        };
         match runner::run(launch).await {
             Ok(execution) => {
-                let detail = format!("exit={}", execution.exit_code);
+                let mut detail = format!("exit={}", execution.exit_code);
+                if execution.timed_out {
+                    detail.push_str(" timeout");
+                }
                 self.audit
                     .record(scope, Event::Ran, reference, Some(&detail));
                 let mut outcome = outcome;
@@ -363,6 +392,18 @@ impl Dispatcher {
             }
             Err(error) => outcome.failed(crate::errors::chain(&error)),
         }
+    }
+}
+
+impl Dispatcher {
+    /// The provider's `limits.call_timeout_seconds`, else the server's; 0 is no limit.
+    fn call_timeout(&self, provider: &Provider) -> Option<std::time::Duration> {
+        let seconds = provider
+            .config()
+            .limits
+            .call_timeout_seconds
+            .unwrap_or(self.settings.call_timeout_seconds);
+        (seconds > 0).then(|| std::time::Duration::from_secs(seconds))
     }
 }
 

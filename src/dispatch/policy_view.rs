@@ -58,7 +58,7 @@ impl Dispatcher {
         {
             return Err(refuse(format!(
                 "unexpected field `{}`; torii_policy accepts only `provider` and `target`",
-                extra.chars().take(64).collect::<String>()
+                super::envelope::clip(extra)
             )));
         }
         let tool = match arguments.get("provider") {
@@ -66,10 +66,9 @@ impl Dispatcher {
             Some(_) => return Err(refuse("`provider` must be a string".into())),
             None => return Err(refuse("missing required field `provider`".into())),
         };
-        let provider = self
-            .registry
-            .by_tool(tool)
-            .ok_or_else(|| PolicyViewError::Refused(Refusal::UnknownTool(tool.clone())))?;
+        let provider = self.registry.by_tool(tool).ok_or_else(|| {
+            PolicyViewError::Refused(Refusal::UnknownTool(super::envelope::clip(tool)))
+        })?;
         let target = match arguments.get("target") {
             None => None,
             Some(Value::String(alias)) if provider.is_target_aware() => {

@@ -60,14 +60,60 @@ pub fn serve(root: &ConfigRoot) -> Result<(), ServeError> {
         .build()
         .map_err(ServeError::Runtime)?;
     runtime.block_on(async move {
-        let service = ToriiServer::new(dispatcher)
+        let service = ToriiServer::new(Arc::clone(&dispatcher))
             .serve(rmcp::transport::io::stdio_pipes())
             .await
             .map_err(|error| ServeError::Session(error.to_string()))?;
-        service
-            .waiting()
-            .await
-            .map_err(|error| ServeError::Session(error.to_string()))?;
+        // A client that stops the server with a signal ends the session like one that closes
+        // stdin: every call still running is cancelled, which kills its children.
+        let token = service.cancellation_token();
+        let signalled = tokio::spawn(async move {
+            stop_signal().await;
+            token.cancel();
+        });
+        let ended = service.waiting().await;
+        signalled.abort();
+        settle(&dispatcher).await;
+        ended.map_err(|error| ServeError::Session(error.to_string()))?;
         Ok(())
     })
+}
+
+/// How long the server waits, once the session ended, for its cancelled calls to finish
+/// stopping (killing their process groups, writing their `cancelled` audit line).
+const SETTLE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Waits until no call holds the dispatcher any more (each running call holds a clone of the
+/// server, hence of `dispatcher`), or [`SETTLE_TIMEOUT`]. Whatever is left then is dropped
+/// with the runtime, which kills its process group all the same.
+async fn settle(dispatcher: &Arc<Dispatcher>) {
+    let waited = std::time::Instant::now();
+    while Arc::strong_count(dispatcher) > 1 && waited.elapsed() < SETTLE_TIMEOUT {
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+}
+
+/// SIGTERM, SIGINT or SIGHUP (how MCP clients stop a server besides closing stdin). A signal
+/// that cannot be listened to is simply not waited for.
+#[cfg(unix)]
+async fn stop_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    async fn received(kind: SignalKind) {
+        match signal(kind) {
+            Ok(mut stream) => {
+                stream.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    }
+    tokio::select! {
+        () = received(SignalKind::terminate()) => {}
+        () = received(SignalKind::interrupt()) => {}
+        () = received(SignalKind::hangup()) => {}
+    }
+}
+
+#[cfg(not(unix))]
+async fn stop_signal() {
+    let _ = tokio::signal::ctrl_c().await;
 }

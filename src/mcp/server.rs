@@ -83,7 +83,7 @@ impl ServerHandler for ToriiServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = without_client_hint(request.arguments);
         let arguments = arguments.as_ref();
@@ -105,7 +105,14 @@ impl ServerHandler for ToriiServer {
             }
             .map(CallToolResponse::from);
         }
-        match self.dispatcher.call(&request.name, arguments).await {
+        // The token is cancelled by `notifications/cancelled` for this request and when the
+        // session ends; rmcp then sends no answer for it.
+        let cancelled = context.ct.cancelled();
+        match self
+            .dispatcher
+            .call(&request.name, arguments, cancelled)
+            .await
+        {
             Ok(outcome) => result(&outcome, outcome.is_error()).map(CallToolResponse::from),
             Err(refusal) => Err(invalid_params(&refusal)),
         }

@@ -82,7 +82,8 @@ pub fn call_output_schema() -> Arc<JsonObject> {
                     "exit_code": { "type": "integer" },
                     "stdout": { "type": "string" },
                     "stderr": { "type": "string" },
-                    "truncated": { "type": "boolean" }
+                    "truncated": { "type": "boolean" },
+                    "timed_out": { "type": "boolean" }
                 }
             },
             "message": { "type": "string" },

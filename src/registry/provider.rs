@@ -40,6 +40,17 @@ pub struct ProviderConfig {
     pub auth: Auth,
     #[serde(default)]
     pub environment: Environment,
+    #[serde(default)]
+    pub limits: Limits,
+}
+
+/// Per-provider overrides of the server's limits (`settings.yaml`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// How long this provider's command may run, in seconds; 0 for no limit.
+    #[serde(default, deserialize_with = "jasper::yaml::optional_whole_number")]
+    pub call_timeout_seconds: Option<u64>,
 }
 
 impl ProviderConfig {

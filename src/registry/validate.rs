@@ -87,6 +87,17 @@ pub fn check_provider(config: &ProviderConfig) -> Result<(), FieldError> {
         )?;
     }
     check_auth(&config.auth, mode)?;
+    if let Some(seconds) = config.limits.call_timeout_seconds
+        && seconds > crate::settings::MAX_CALL_TIMEOUT_SECONDS
+    {
+        return Err(FieldError::new(
+            "limits.call_timeout_seconds",
+            format!(
+                "must be between 0 (no limit) and {}, got {seconds}",
+                crate::settings::MAX_CALL_TIMEOUT_SECONDS
+            ),
+        ));
+    }
     at("environment.file", check_env_file(&config.environment.file))
 }
 

@@ -66,32 +66,69 @@ impl Kept {
 }
 
 /// Reads `stdout` and `stderr` to their ends, keeping at most `max_bytes` in total.
+#[cfg(test)]
 pub(crate) async fn capture<O, E>(
-    mut stdout: O,
-    mut stderr: E,
+    stdout: O,
+    stderr: E,
     max_bytes: usize,
 ) -> std::io::Result<Captured>
 where
     O: AsyncRead + Unpin,
     E: AsyncRead + Unpin,
 {
-    let mut out_buf = vec![0_u8; CHUNK];
-    let mut err_buf = vec![0_u8; CHUNK];
-    let mut budget = max_bytes;
-    let mut captured = Captured::default();
-    loop {
-        // `read` is cancellation safe: the branch that loses the race has read nothing.
-        tokio::select! {
-            read = stdout.read(&mut out_buf), if !captured.stdout.closed => {
-                captured.stdout.accept(&out_buf[..read?], &mut budget);
-            }
-            read = stderr.read(&mut err_buf), if !captured.stderr.closed => {
-                captured.stderr.accept(&err_buf[..read?], &mut budget);
-            }
-            else => break,
+    let mut capture = Capture::new(stdout, stderr, max_bytes);
+    capture.read_until_closed().await?;
+    Ok(capture.into_captured())
+}
+
+/// The reading of both streams of one child. What was read stays here when [`Capture::read_until_closed`]
+/// is abandoned (a call that timed out keeps what its child wrote until then).
+pub(crate) struct Capture<O, E> {
+    stdout: O,
+    stderr: E,
+    out_buf: Vec<u8>,
+    err_buf: Vec<u8>,
+    budget: usize,
+    captured: Captured,
+}
+
+impl<O, E> Capture<O, E>
+where
+    O: AsyncRead + Unpin,
+    E: AsyncRead + Unpin,
+{
+    pub(crate) fn new(stdout: O, stderr: E, max_bytes: usize) -> Self {
+        Self {
+            stdout,
+            stderr,
+            out_buf: vec![0_u8; CHUNK],
+            err_buf: vec![0_u8; CHUNK],
+            budget: max_bytes,
+            captured: Captured::default(),
         }
     }
-    Ok(captured)
+
+    /// Reads until both streams are closed. Cancellation safe: dropping the future loses no
+    /// byte that was read, and a later call goes on where this one stopped.
+    pub(crate) async fn read_until_closed(&mut self) -> std::io::Result<()> {
+        let captured = &mut self.captured;
+        loop {
+            // `read` is cancellation safe: the branch that loses the race has read nothing.
+            tokio::select! {
+                read = self.stdout.read(&mut self.out_buf), if !captured.stdout.closed => {
+                    captured.stdout.accept(&self.out_buf[..read?], &mut self.budget);
+                }
+                read = self.stderr.read(&mut self.err_buf), if !captured.stderr.closed => {
+                    captured.stderr.accept(&self.err_buf[..read?], &mut self.budget);
+                }
+                else => return Ok(()),
+            }
+        }
+    }
+
+    pub(crate) fn into_captured(self) -> Captured {
+        self.captured
+    }
 }
 
 /// Makes room for `additional` bytes, growing geometrically but never past what the remaining

@@ -10,12 +10,14 @@
 use std::io;
 use std::path::PathBuf;
 use std::process::Stdio;
+use std::time::Duration;
 
 use serde::Serialize;
 use tokio::process::{Child, Command};
 
 use super::RunError;
-use super::capture::capture;
+use super::capture::Capture;
+use super::group::{ProcessGroup, TERM_GRACE};
 use crate::confine::Confinement;
 use crate::secret::EnvVars;
 
@@ -42,6 +44,8 @@ pub struct Launch {
     pub max_output_bytes: usize,
     /// Keeps the child out of the config root.
     pub confinement: Confinement,
+    /// How long the child may run; `None` for no limit.
+    pub timeout: Option<Duration>,
 }
 
 /// The result of a finished child, as returned to the agent.
@@ -53,10 +57,18 @@ pub struct Execution {
     pub stderr: String,
     /// Whether output was dropped because stdout and stderr together exceeded the budget.
     pub truncated: bool,
+    /// Whether the child was stopped because it ran past its time limit (then `exit_code` is
+    /// [`SIGNALLED_EXIT_CODE`]). Only present in the JSON when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub timed_out: bool,
 }
 
 /// Starts `launch.program` with `launch.args`, captures its output within the budget and waits
 /// for it to exit. A non-zero exit code is a normal result, not an error.
+///
+/// Dropping the returned future (a cancelled call, a server shutting down) kills the child's
+/// whole process group. Past `launch.timeout` the group gets SIGTERM, then SIGKILL after
+/// [`TERM_GRACE`], and the result keeps what was captured, with `timed_out`.
 pub async fn run(launch: Launch) -> Result<Execution, RunError> {
     let mut command = build_command(&launch)?;
     let _prepared = launch
@@ -70,7 +82,8 @@ pub async fn run(launch: Launch) -> Result<Execution, RunError> {
         program: launch.program.clone(),
         source,
     })?;
-    collect(child, launch.max_output_bytes)
+    let group = ProcessGroup::led_by(&child);
+    collect(child, group, launch.max_output_bytes, launch.timeout)
         .await
         .map_err(|source| RunError::Collect {
             program: launch.program,
@@ -96,6 +109,9 @@ fn build_command(launch: &Launch) -> Result<Command, RunError> {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    // Its own process group, so that stopping the call stops what it started too.
+    #[cfg(unix)]
+    command.process_group(0);
     for (name, _) in std::env::vars_os() {
         if name
             .as_encoded_bytes()
@@ -113,27 +129,73 @@ fn build_command(launch: &Launch) -> Result<Command, RunError> {
     Ok(command)
 }
 
-/// Captures the child's output, then waits for its exit status.
-async fn collect(mut child: Child, max_output_bytes: usize) -> io::Result<Execution> {
+/// Captures the child's output, then waits for its exit status; past `timeout`, stops it.
+async fn collect(
+    mut child: Child,
+    group: ProcessGroup,
+    max_output_bytes: usize,
+    timeout: Option<Duration>,
+) -> io::Result<Execution> {
     let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
         return Err(io::Error::other("the output pipes were not created"));
     };
-    let captured = match capture(stdout, stderr, max_output_bytes).await {
-        Ok(captured) => captured,
-        Err(error) => {
-            // Output that cannot be read cannot be returned: do not leave the child running.
-            let _ = child.kill().await;
-            return Err(error);
+    let mut capture = Capture::new(stdout, stderr, max_output_bytes);
+    // Output that cannot be read cannot be returned: on an error `group` is dropped, which
+    // kills the child.
+    let timed_out = match timeout {
+        None => {
+            capture.read_until_closed().await?;
+            false
         }
+        Some(limit) => match tokio::time::timeout(limit, capture.read_until_closed()).await {
+            Ok(read) => {
+                read?;
+                false
+            }
+            Err(_elapsed) => {
+                stop(&mut child, &group, &mut capture).await;
+                true
+            }
+        },
     };
     let status = child.wait().await?;
+    group.finished();
+    let captured = capture.into_captured();
     let truncated = captured.truncated();
+    let exit_code = match (timed_out, status.code()) {
+        (false, Some(code)) => code,
+        _ => SIGNALLED_EXIT_CODE,
+    };
     Ok(Execution {
-        exit_code: status.code().unwrap_or(SIGNALLED_EXIT_CODE),
+        exit_code,
         stdout: captured.stdout.into_text(),
         stderr: captured.stderr.into_text(),
         truncated,
+        timed_out,
     })
+}
+
+/// How long the output of a killed group is still read: a process that left the group may
+/// hold the pipes open forever.
+const DRAIN_AFTER_KILL: Duration = Duration::from_secs(1);
+
+/// Stops a child that ran out of time: SIGTERM to its group, what it writes meanwhile is still
+/// captured, and SIGKILL if the child has not exited after [`TERM_GRACE`].
+async fn stop<O, E>(child: &mut Child, group: &ProcessGroup, capture: &mut Capture<O, E>)
+where
+    O: tokio::io::AsyncRead + Unpin,
+    E: tokio::io::AsyncRead + Unpin,
+{
+    group.terminate();
+    let ended = tokio::time::timeout(TERM_GRACE, async {
+        let _ = capture.read_until_closed().await;
+        child.wait().await
+    })
+    .await;
+    if ended.is_err() {
+        group.kill();
+    }
+    let _ = tokio::time::timeout(DRAIN_AFTER_KILL, capture.read_until_closed()).await;
 }
 
 /// A name the operating system can carry as one variable: not empty, no `=` and no NUL. (A
@@ -168,6 +230,7 @@ mod tests {
                 Default::default(),
                 &[],
             ),
+            timeout: None,
         };
         let shown = format!("{launch:?}");
         assert!(shown.contains("AWS_SECRET_ACCESS_KEY"));

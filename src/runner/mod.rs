@@ -12,9 +12,15 @@ mod capture;
 pub mod dotenv;
 mod error;
 mod exec;
+mod group;
 mod resolve;
 
 pub use dotenv::read_env_file;
 pub use error::{DotenvError, EnvFileError, RunError};
 pub use exec::{Execution, Launch, SIGNALLED_EXIT_CODE, TORII_ENV_PREFIX, run};
+pub use group::TERM_GRACE;
+
+/// How long a check (a validator, an identity probe, a context check) may run before it counts
+/// as failed.
+pub const CHECK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 pub use resolve::{Excluded, default_excluded, resolve, resolve_executable};

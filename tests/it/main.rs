@@ -23,6 +23,7 @@ mod fake_kube;
 mod hostile_corpus;
 mod kubectl_real;
 mod leases;
+mod lifecycle;
 #[cfg(feature = "test-hooks")]
 mod live_catalog;
 mod loopback;

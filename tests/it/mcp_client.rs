@@ -3,8 +3,8 @@
 use std::collections::HashMap;
 use std::ffi::OsString;
 
-use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
-use rmcp::service::{RunningService, ServiceError};
+use rmcp::model::{CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, Tool};
+use rmcp::service::{PeerRequestOptions, RequestHandle, RunningService, ServiceError};
 use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Map, Value};
@@ -94,6 +94,21 @@ impl Client {
             errors.is_empty(),
             "the result of {tool} does not match its output schema: {errors:?}\nresult: {structured}"
         );
+    }
+
+    /// Sends a call without waiting for its answer; the handle can cancel it.
+    pub async fn start_call(&self, tool: &str, arguments: Value) -> RequestHandle<RoleClient> {
+        let arguments: Map<String, Value> = match arguments {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        };
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(
+            CallToolRequestParams::new(tool.to_string()).with_arguments(arguments),
+        ));
+        self.service
+            .send_cancellable_request(request, PeerRequestOptions::no_options())
+            .await
+            .expect("tools/call sent")
     }
 
     /// Calls `tool` and returns the structured result and `isError`.

@@ -44,6 +44,7 @@ fn launch(program: impl Into<PathBuf>, args: &[&str]) -> Launch {
             torii::confine::Mode::BestEffort,
             &[],
         ),
+        timeout: None,
     }
 }
 
@@ -300,6 +301,7 @@ async fn exit_code_and_both_streams_are_preserved() {
             stdout: "out\n".into(),
             stderr: "err\n".into(),
             truncated: false,
+            timed_out: false,
         };
         assert_eq!(execution, expected);
     }

@@ -258,6 +258,7 @@ fn verify_context(provider: &Provider, context: &str, root: &ConfigRoot) -> Resu
             Settings::load(&root.settings_file())?.child_confinement,
             std::slice::from_ref(&program),
         ),
+        timeout: Some(runner::CHECK_TIMEOUT),
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
