@@ -51,6 +51,8 @@ const MAX_LINK_HOPS: usize = 40;
 /// How deep, and how many entries, the root is searched for symbolic links at startup.
 const MAX_SCAN_DEPTH: usize = 16;
 const MAX_SCAN_ENTRIES: usize = 100_000;
+/// How many linked-to directories are searched for links of their own.
+const MAX_SCANNED_TARGETS: usize = 1_000;
 
 fn dir_rights() -> BitFlags<AccessFs> {
     AccessFs::from_all(ABI_NEEDED)
@@ -142,9 +144,26 @@ impl Boundary {
         let mut boundary = Boundary::default();
         let real_root = boundary.leave_out(root);
         boundary.denied.push(real_root.clone());
-        for link in links_under(&real_root) {
-            let target = boundary.leave_out(&link);
-            boundary.denied.push(target);
+        // What a link inside the root points to is Torii's too, and so is what a link inside
+        // that points to (`providers/x -> ~/repo/x` holding `rules.yaml -> ../shared/x.yaml`):
+        // every denied directory is searched in turn, until no new location turns up.
+        let mut pending = vec![real_root];
+        let mut searched = 0;
+        while let Some(dir) = pending.pop() {
+            searched += 1;
+            if searched > MAX_SCANNED_TARGETS {
+                break;
+            }
+            for link in links_under(&dir) {
+                let target = boundary.leave_out(&link);
+                if boundary.denied.contains(&target) {
+                    continue;
+                }
+                if target.is_dir() {
+                    pending.push(target.clone());
+                }
+                boundary.denied.push(target);
+            }
         }
         for dir in read_only.iter().filter(|dir| dir.is_absolute()) {
             let real = boundary.leave_out(dir);
@@ -500,6 +519,40 @@ mod tests {
         );
         assert_eq!(String::from_utf8_lossy(&output.stdout), "other\n");
         assert_eq!(std::fs::read_link(&link).unwrap(), real);
+    }
+
+    /// Third review: a link inside a linked provider directory led to a writable policy.
+    #[test]
+    fn links_inside_a_linked_directory_are_followed_too() {
+        if !enforced() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("root");
+        let victim = dir.path().join("repo/victim");
+        let shared = dir.path().join("repo/shared");
+        for made in [&root.join("providers"), &victim, &shared] {
+            std::fs::create_dir_all(made).unwrap();
+        }
+        std::fs::write(shared.join("victim-rules.yaml"), "accept: []\n").unwrap();
+        std::fs::write(shared.join("other"), "kept\n").unwrap();
+        std::os::unix::fs::symlink("../shared/victim-rules.yaml", victim.join("rules.yaml"))
+            .unwrap();
+        std::os::unix::fs::symlink(&victim, root.join("providers/victim")).unwrap();
+        let rules = rules(&root, &[]);
+        let output = run(
+            &rules,
+            &format!(
+                "echo 'accept: [push]' > {shared}/victim-rules.yaml; cat {shared}/victim-rules.yaml; \
+                 cat {shared}/other",
+                shared = shared.display()
+            ),
+        );
+        assert_eq!(String::from_utf8_lossy(&output.stdout), "kept\n");
+        assert_eq!(
+            std::fs::read_to_string(shared.join("victim-rules.yaml")).unwrap(),
+            "accept: []\n"
+        );
     }
 
     /// Red-team finding: a provider directory kept elsewhere and linked into the root was
