@@ -35,6 +35,15 @@ pub fn replace_deceptive(text: &str, with: &str) -> String {
     DECEPTIVE.replace_all(text, with).into_owned()
 }
 
+/// At most `max_chars` characters of `text` (an agent-chosen text echoed back), with `…` when
+/// cut.
+pub fn clip(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        None => text.to_string(),
+        Some((end, _)) => format!("{}…", &text[..end]),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -52,5 +61,13 @@ mod tests {
         }
         assert_eq!(replace_deceptive("a\u{202E}b\u{2028}c", " "), "a b c");
         assert!(is_plain("get pods -n team"));
+    }
+
+    #[test]
+    fn clip_counts_characters_and_marks_the_cut() {
+        assert_eq!(clip("héllo", 5), "héllo");
+        assert_eq!(clip("héllo", 2), "hé…");
+        assert_eq!(clip("", 0), "");
+        assert_eq!(clip("ab", 0), "…");
     }
 }

@@ -123,12 +123,7 @@ fn parse_args(value: Option<&Value>) -> Result<Vec<String>, EnvelopeError> {
 
 /// At most 64 characters of an agent-chosen text echoed in an error.
 pub(crate) fn clip(text: &str) -> String {
-    const MAX: usize = 64;
-    if text.chars().count() <= MAX {
-        text.to_string()
-    } else {
-        format!("{}…", text.chars().take(MAX).collect::<String>())
-    }
+    crate::text::clip(text, 64)
 }
 
 #[cfg(test)]

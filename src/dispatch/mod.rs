@@ -33,6 +33,7 @@ use serde_json::{Map, Value};
 pub use envelope::{Envelope, EnvelopeError, Shape};
 pub use human::Human;
 pub use locked::{find_locked, locked_options};
+pub(crate) use outcome::relative_to_root;
 pub use outcome::{CallOutcome, DecisionView, Source, Verdict};
 pub use policy::PolicyCache;
 pub use policy_view::{PolicyView, PolicyViewError};

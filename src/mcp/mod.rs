@@ -5,6 +5,7 @@
 mod instructions;
 mod server;
 mod tools;
+mod transport;
 
 use std::sync::Arc;
 
@@ -52,31 +53,77 @@ pub fn build(root: &ConfigRoot) -> Result<Dispatcher, ServeError> {
     ))
 }
 
-/// Serves MCP on stdin/stdout until the client closes the session.
+/// Serves MCP on stdin/stdout until the client closes the session. When startup fails, the
+/// client's first request is answered with the reason before the error is returned (an agent
+/// UI shows that; most do not show the server's stderr).
 pub fn serve(root: &ConfigRoot) -> Result<(), ServeError> {
-    let dispatcher = Arc::new(build(root)?);
+    let built = build(root);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(ServeError::Runtime)?;
-    runtime.block_on(async move {
-        let service = ToriiServer::new(Arc::clone(&dispatcher))
-            .serve(rmcp::transport::io::stdio_pipes())
-            .await
-            .map_err(|error| ServeError::Session(error.to_string()))?;
-        // A client that stops the server with a signal ends the session like one that closes
-        // stdin: every call still running is cancelled, which kills its children.
-        let token = service.cancellation_token();
-        let signalled = tokio::spawn(async move {
-            stop_signal().await;
-            token.cancel();
-        });
-        let ended = service.waiting().await;
-        signalled.abort();
-        settle(&dispatcher).await;
-        ended.map_err(|error| ServeError::Session(error.to_string()))?;
-        Ok(())
-    })
+    let served = match built {
+        Ok(dispatcher) => runtime.block_on(session(Arc::new(dispatcher))),
+        Err(error) => {
+            let reason =
+                crate::dispatch::relative_to_root(&crate::errors::chain(&error), root.configured());
+            runtime.block_on(refuse_session(&reason));
+            Err(error)
+        }
+    };
+    // Stdin may still be open (a client that stopped the server with a signal): a read of it
+    // blocked on a thread of the runtime must not keep the process alive.
+    runtime.shutdown_background();
+    served
+}
+
+/// Stdin and stdout through rmcp's pipe driver: when they are pipes (as MCP clients start
+/// servers) they are read on the reactor instead of a blocking thread.
+fn stdio() -> transport::LineTransport<
+    tokio::io::BufReader<rmcp::transport::io::StdioReader>,
+    rmcp::transport::io::StdioWriter,
+> {
+    let (reader, writer) = rmcp::transport::io::stdio_pipes();
+    transport::LineTransport::new(tokio::io::BufReader::new(reader), writer)
+}
+
+async fn session(dispatcher: Arc<Dispatcher>) -> Result<(), ServeError> {
+    let service = ToriiServer::new(Arc::clone(&dispatcher))
+        .serve(stdio())
+        .await
+        .map_err(|error| ServeError::Session(error.to_string()))?;
+    // A client that stops the server with a signal ends the session like one that closes
+    // stdin: every call still running is cancelled, which kills its children.
+    let token = service.cancellation_token();
+    let signalled = tokio::spawn(async move {
+        stop_signal().await;
+        token.cancel();
+    });
+    let ended = service.waiting().await;
+    signalled.abort();
+    settle(&dispatcher).await;
+    ended.map_err(|error| ServeError::Session(error.to_string()))?;
+    Ok(())
+}
+
+/// Answers the first request (`initialize`, or a stateless client's first call) with a
+/// JSON-RPC error carrying `reason`, then ends.
+async fn refuse_session(reason: &str) {
+    use rmcp::model::{ErrorData, JsonRpcMessage};
+    use rmcp::transport::Transport;
+    let mut transport = stdio();
+    while let Some(message) = Transport::<rmcp::RoleServer>::receive(&mut transport).await {
+        if let JsonRpcMessage::Request(request) = message {
+            let error = ErrorData::internal_error(format!("torii cannot start: {reason}"), None);
+            let _ = Transport::<rmcp::RoleServer>::send(
+                &mut transport,
+                JsonRpcMessage::error(error, Some(request.id)),
+            )
+            .await;
+            break;
+        }
+    }
+    let _ = Transport::<rmcp::RoleServer>::close(&mut transport).await;
 }
 
 /// How long the server waits, once the session ended, for its cancelled calls to finish

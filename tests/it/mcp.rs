@@ -716,3 +716,46 @@ async fn gemini_wait_for_previous_is_dropped_only_as_a_boolean() {
     client.close().await;
     assert_eq!(fake.launches(), vec![vec!["s3", "ls"]]);
 }
+
+/// Issue 12, bug 3: agent UIs show a failed `initialize`, not the server's stderr, so the
+/// reason reaches the person as the answer to the client's first request (the file named
+/// relative to the root, with the field), whichever request that is.
+#[test]
+fn a_startup_error_is_the_answer_to_the_first_request() {
+    let root = Root::new();
+    install_provider(
+        &root,
+        "bad",
+        &simple_provider("torii_policy", ""),
+        "version: \"1\"\n",
+    );
+    for first in [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "id": "d", "method": "server/discover", "params": {}}),
+    ] {
+        let output = root
+            .torii()
+            .write_stdin(format!("{first}\n"))
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1));
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let answer: Value = serde_json::from_str(stdout.trim()).expect("one JSON-RPC line");
+        assert_eq!(answer["id"], first["id"], "{answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(
+            message.starts_with("torii cannot start: ")
+                && message.contains("providers/bad/provider.yaml")
+                && message.contains("`tool`"),
+            "{message}"
+        );
+        assert!(
+            !message.contains(&root.path().display().to_string()),
+            "{message}"
+        );
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("providers/bad/provider.yaml"), "{stderr}");
+    }
+}

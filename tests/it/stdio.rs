@@ -166,3 +166,76 @@ fn a_one_mebibyte_argument_is_handled_and_the_server_keeps_serving() {
         "audit line too long"
     );
 }
+
+impl RawServer {
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.write_all(b"\n").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The next stdout message, whatever its id.
+    fn next_message(&mut self) -> Value {
+        let line = self
+            .lines
+            .recv_timeout(Duration::from_secs(20))
+            .expect("server answered");
+        serde_json::from_str(&line).unwrap_or_else(|_| panic!("not protocol: {line:?}"))
+    }
+}
+
+/// Issue 12, item 9: every line that is not a usable message gets the JSON-RPC 2.0 answer
+/// (a client would otherwise wait forever), and the server goes on serving.
+#[test]
+fn every_bad_line_gets_a_json_rpc_answer_and_serving_goes_on() {
+    let (root, fake) = root_with_cli();
+    let mut server = RawServer::start(&root, &fake);
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let oversized = "x".repeat(5 * 1024 * 1024);
+    for (line, code) in [
+        (b"{not json".as_slice(), -32700),
+        (b"\xff\xfe{\"jsonrpc\":\"2.0\"}".as_slice(), -32700),
+        (deep.as_bytes(), -32700),
+        (oversized.as_bytes(), -32700),
+        (b"[]".as_slice(), -32600),
+        (b"42".as_slice(), -32600),
+    ] {
+        server.send_bytes(line);
+        let answer = server.next_message();
+        assert_eq!(answer["error"]["code"], code, "{answer}");
+        assert_eq!(answer["id"], Value::Null, "{answer}");
+    }
+    for (id, params, problem) in [
+        (
+            20,
+            json!({"name": "cli", "arguments": ["ls"]}),
+            "`arguments` must be an object",
+        ),
+        (
+            21,
+            json!({"arguments": {"args": ["ls"]}}),
+            "missing required field `name`",
+        ),
+    ] {
+        server.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}));
+        let answer = server.response(id);
+        assert_eq!(answer["error"]["code"], -32602, "{answer}");
+        assert!(
+            answer["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains(problem),
+            "{answer}"
+        );
+    }
+    let long_name = "n".repeat(100_000);
+    let unknown = server.call(22, &long_name, json!({"args": ["ls"]}));
+    assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+    let message = unknown["error"]["message"].as_str().unwrap();
+    assert!(message.len() < 200, "{} characters echoed", message.len());
+    let answer = server.call(23, "cli", json!({"args": ["ls"]}));
+    assert_eq!(
+        answer["result"]["structuredContent"]["execution"]["stdout"],
+        "listed\n"
+    );
+}
