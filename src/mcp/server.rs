@@ -65,6 +65,29 @@ fn without_client_hint(arguments: Option<JsonObject>) -> Option<JsonObject> {
     Some(arguments)
 }
 
+/// Refuses a request that comes with no `initialize` unless it names, in its `_meta`, a
+/// protocol revision whose requests stand alone (2026-07-28 on: Claude Code, the Python SDK's
+/// default mode). An older revision needs the handshake, which is where the client learns
+/// the server's instructions.
+fn require_lifecycle(context: &RequestContext<RoleServer>) -> Result<(), ErrorData> {
+    if context.peer.peer_info().is_some() {
+        return Ok(());
+    }
+    match context.meta.protocol_version() {
+        Some(version) if !version.has_initialize() => Ok(()),
+        named => Err(ErrorData::invalid_request(
+            format!(
+                "send `initialize` first: {} has no stateless requests",
+                named.map_or_else(
+                    || "a request without a protocol version".to_string(),
+                    |version| format!("protocol version {version}")
+                )
+            ),
+            None,
+        )),
+    }
+}
+
 impl ServerHandler for ToriiServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
@@ -75,8 +98,9 @@ impl ServerHandler for ToriiServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        require_lifecycle(&context)?;
         Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
     }
 
@@ -85,6 +109,7 @@ impl ServerHandler for ToriiServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        require_lifecycle(&context)?;
         let arguments = without_client_hint(request.arguments);
         let arguments = arguments.as_ref();
         if request.name == POLICY_TOOL {

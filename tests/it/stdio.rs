@@ -18,6 +18,19 @@ struct RawServer {
 
 impl RawServer {
     fn start(root: &Root, fake: &FakeCli) -> Self {
+        let mut server = Self::spawn(root, fake);
+        server.send(
+            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"}}}),
+        );
+        server.response(0);
+        server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        server
+    }
+
+    /// The server, before any message.
+    fn spawn(root: &Root, fake: &FakeCli) -> Self {
         let mut child = Command::new(assert_cmd::cargo::cargo_bin("torii"))
             .env("TORII_CONFIG_DIR", root.path())
             .env("TORII_NO_GUI", "1")
@@ -38,19 +51,11 @@ impl RawServer {
                 }
             }
         });
-        let mut server = Self {
+        Self {
             child,
             stdin,
             lines,
-        };
-        server.send(
-            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "raw", "version": "1"}}}),
-        );
-        server.response(0);
-        server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        server
+        }
     }
 
     fn send_line(&mut self, line: &str) {
@@ -238,4 +243,73 @@ fn every_bad_line_gets_a_json_rpc_answer_and_serving_goes_on() {
         answer["result"]["structuredContent"]["execution"]["stdout"],
         "listed\n"
     );
+}
+
+/// `_meta` of a stateless request (protocol revision 2026-07-28: no `initialize`, every
+/// request carries the revision and the client's capabilities).
+fn stateless_meta(version: &str) -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "stateless", "version": "1"}
+    })
+}
+
+/// Issue 12, item 9: a client of the stateless revision (Claude Code, the Python SDK's default
+/// mode) sends `server/discover`, then `tools/list` and `tools/call` with the revision in
+/// `_meta`, and never `initialize`: that keeps working.
+#[test]
+fn a_stateless_client_lists_and_calls_without_initialize() {
+    let (root, fake) = root_with_cli();
+    let mut server = RawServer::spawn(&root, &fake);
+    let meta = stateless_meta("2026-07-28");
+    server.send(
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover",
+                        "params": {"_meta": meta}}),
+    );
+    let discovered = server.response(1);
+    assert!(discovered.get("result").is_some(), "{discovered}");
+    server.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list",
+                        "params": {"_meta": meta}}));
+    let tools = server.response(2);
+    let names: Vec<&str> = tools["result"]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{tools}"))
+        .iter()
+        .map(|tool| tool["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["cli", "torii_policy"]);
+    server.send(
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+        "name": "cli", "arguments": {"args": ["ls"]}, "_meta": meta}}),
+    );
+    let answer = server.response(3);
+    assert_eq!(
+        answer["result"]["structuredContent"]["execution"]["stdout"], "listed\n",
+        "{answer}"
+    );
+}
+
+/// Issue 12, item 9: with no `initialize`, a call whose `_meta` names a revision that still
+/// has the handshake (2025-06-18, 2025-11-25) is refused and runs nothing.
+#[test]
+fn a_call_without_initialize_for_a_handshake_revision_is_refused() {
+    let (root, fake) = root_with_cli();
+    for (id, version) in [(1, "2025-06-18"), (2, "2025-11-25")] {
+        let mut server = RawServer::spawn(&root, &fake);
+        server.send(
+            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": "cli", "arguments": {"args": ["ls"]}, "_meta": stateless_meta(version)}}),
+        );
+        let answer = server.response(id);
+        assert!(answer.get("error").is_some(), "{version}: {answer}");
+        assert!(
+            answer["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("initialize"),
+            "{answer}"
+        );
+    }
+    assert!(fake.launches().is_empty());
 }
