@@ -2,11 +2,12 @@
 //! more: every decision belongs to the dispatcher.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
-    Implementation, JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
-    ServerConfig, Tool,
+    Implementation, JsonObject, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProgressToken, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler};
@@ -88,6 +89,30 @@ fn require_lifecycle(context: &RequestContext<RoleServer>) -> Result<(), ErrorDa
     }
 }
 
+/// How long a call runs before its first progress notification, and between two.
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Tells a client that asked for progress (`progressToken`) that a long call is alive: every
+/// [`PROGRESS_EVERY`], the seconds it has run (which only grow, as MCP requires) and how much
+/// output its command has written. Runs until the call ends and drops it.
+async fn report_progress(
+    peer: &rmcp::Peer<RoleServer>,
+    token: ProgressToken,
+    seen: &AtomicU64,
+) -> std::convert::Infallible {
+    let mut seconds = 0;
+    loop {
+        tokio::time::sleep(PROGRESS_EVERY).await;
+        seconds += PROGRESS_EVERY.as_secs();
+        let bytes = seen.load(Ordering::Relaxed);
+        let progress = ProgressNotificationParam::new(token.clone(), seconds as f64).with_message(
+            format!("running for {seconds} s; {bytes} bytes of output so far"),
+        );
+        // A client that cannot take it is not a reason to stop the call.
+        let _ = peer.notify_progress(progress).await;
+    }
+}
+
 impl ServerHandler for ToriiServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
@@ -133,11 +158,21 @@ impl ServerHandler for ToriiServer {
         // The token is cancelled by `notifications/cancelled` for this request and when the
         // session ends; rmcp then sends no answer for it.
         let cancelled = context.ct.cancelled();
-        match self
-            .dispatcher
-            .call(&request.name, arguments, cancelled)
-            .await
-        {
+        let seen = Arc::new(AtomicU64::new(0));
+        let call = crate::runner::progress::counting_output(
+            Arc::clone(&seen),
+            self.dispatcher.call(&request.name, arguments, cancelled),
+        );
+        let outcome = match context.meta.get_progress_token() {
+            None => call.await,
+            Some(token) => {
+                tokio::select! {
+                    outcome = call => outcome,
+                    never = report_progress(&context.peer, token, &seen) => match never {},
+                }
+            }
+        };
+        match outcome {
             Ok(outcome) => result(&outcome, outcome.is_error()).map(CallToolResponse::from),
             Err(refusal) => Err(invalid_params(&refusal)),
         }

@@ -116,10 +116,14 @@ where
             // `read` is cancellation safe: the branch that loses the race has read nothing.
             tokio::select! {
                 read = self.stdout.read(&mut self.out_buf), if !captured.stdout.closed => {
-                    captured.stdout.accept(&self.out_buf[..read?], &mut self.budget);
+                    let read = read?;
+                    super::progress::saw_output(read);
+                    captured.stdout.accept(&self.out_buf[..read], &mut self.budget);
                 }
                 read = self.stderr.read(&mut self.err_buf), if !captured.stderr.closed => {
-                    captured.stderr.accept(&self.err_buf[..read?], &mut self.budget);
+                    let read = read?;
+                    super::progress::saw_output(read);
+                    captured.stderr.accept(&self.err_buf[..read], &mut self.budget);
                 }
                 else => return Ok(()),
             }

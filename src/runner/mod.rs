@@ -13,6 +13,7 @@ pub mod dotenv;
 mod error;
 mod exec;
 mod group;
+pub mod progress;
 mod resolve;
 
 pub use dotenv::read_env_file;

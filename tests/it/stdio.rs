@@ -313,3 +313,59 @@ fn a_call_without_initialize_for_a_handshake_revision_is_refused() {
     }
     assert!(fake.launches().is_empty());
 }
+
+/// Issue 12, item 10: a client that asked for progress hears, every 2 s, that a long call is
+/// alive and how much its command has written; progress only grows; the answer follows.
+#[test]
+fn a_long_call_reports_progress_when_asked() {
+    let root = Root::new();
+    install_provider(
+        &root,
+        "slow",
+        &simple_provider("slow", ""),
+        "version: \"1\"\naccept: [\"wait\"]\n",
+    );
+    let fake = FakeCli::new(&root, "slow", "printf 0123456789; sleep 5; echo done");
+    let mut server = RawServer::start(&root, &fake);
+    server.send(
+        &json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
+        "name": "slow", "arguments": {"args": ["wait"]}, "_meta": {"progressToken": "p-7"}}}),
+    );
+    let mut progress = Vec::new();
+    let answer = loop {
+        let message = server.next_message();
+        if message["id"] == 7 {
+            break message;
+        }
+        assert_eq!(message["method"], "notifications/progress", "{message}");
+        assert_eq!(message["params"]["progressToken"], "p-7", "{message}");
+        progress.push(message["params"].clone());
+    };
+    assert_eq!(
+        answer["result"]["structuredContent"]["execution"]["stdout"],
+        "0123456789done\n"
+    );
+    assert!(!progress.is_empty(), "no progress in a 5 s call");
+    let values: Vec<f64> = progress
+        .iter()
+        .map(|p| p["progress"].as_f64().unwrap())
+        .collect();
+    assert!(
+        values.windows(2).all(|pair| pair[0] < pair[1]),
+        "{values:?}"
+    );
+    assert!(
+        progress[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("10 bytes of output"),
+        "{progress:?}"
+    );
+    // Without a token, no notification.
+    server.send(
+        &json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {
+        "name": "slow", "arguments": {"args": ["wait"]}}}),
+    );
+    let next = server.next_message();
+    assert_eq!(next["id"], 8, "{next}");
+}
