@@ -141,24 +141,21 @@ async fn collect(
     };
     let mut capture = Capture::new(stdout, stderr, max_output_bytes);
     // Output that cannot be read cannot be returned: on an error `group` is dropped, which
-    // kills the child.
-    let timed_out = match timeout {
-        None => {
-            capture.read_until_closed().await?;
-            false
-        }
-        Some(limit) => match tokio::time::timeout(limit, capture.read_until_closed()).await {
-            Ok(read) => {
-                read?;
-                false
-            }
+    // kills the child. The limit covers the wait too: a child may close its output and run on.
+    let finished = async {
+        capture.read_until_closed().await?;
+        child.wait().await
+    };
+    let (status, timed_out) = match timeout {
+        None => (finished.await?, false),
+        Some(limit) => match tokio::time::timeout(limit, finished).await {
+            Ok(status) => (status?, false),
             Err(_elapsed) => {
                 stop(&mut child, &group, &mut capture).await;
-                true
+                (child.wait().await?, true)
             }
         },
     };
-    let status = child.wait().await?;
     group.finished();
     let captured = capture.into_captured();
     let truncated = captured.truncated();

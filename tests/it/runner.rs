@@ -888,3 +888,30 @@ fn env_files_missing_is_empty_and_errors_name_the_path() {
         directory.display()
     )));
 }
+
+/// Issue 12, item 7: the time limit covers the whole run, not only reading: a child that
+/// closes its output and goes on running is stopped too; one that exits on SIGTERM is not
+/// waited for past it.
+#[tokio::test]
+async fn the_time_limit_stops_a_child_that_closed_its_output() {
+    for code in [
+        "echo before; exec >/dev/null 2>&1; sleep 600",
+        "echo before; sleep 600 & wait",
+    ] {
+        let started = std::time::Instant::now();
+        let execution = run(Launch {
+            timeout: Some(Duration::from_millis(500)),
+            ..launch("/bin/sh", &["-c", code])
+        })
+        .await;
+        assert!(execution.timed_out, "{code}: {execution:?}");
+        assert_eq!(execution.exit_code, 143, "{code}");
+        assert_eq!(execution.stdout, "before\n", "{code}");
+        // SIGTERM ends `sh` at once; only a child that ignores it waits for the grace period.
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "{code}: {:?}",
+            started.elapsed()
+        );
+    }
+}
