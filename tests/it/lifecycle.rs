@@ -37,6 +37,17 @@ fn root_with(name: &str, provider_extra: &str, trap: &str) -> (Root, FakeCli, Pa
     (root, fake, marks)
 }
 
+/// A second provider, `quick`, whose command prints `done` and exits.
+fn quick_provider(root: &Root) -> FakeCli {
+    install_provider(
+        root,
+        "quick",
+        &simple_provider("quick", ""),
+        "version: \"1\"\naccept: [\"run\"]\n",
+    );
+    FakeCli::new(root, "quick", "echo done")
+}
+
 /// The two recorded pids, once both files are written.
 async fn pids(marks: &Path, name: &str) -> (u32, u32) {
     let read = |file: &str| {
@@ -237,13 +248,7 @@ async fn a_command_past_its_time_limit_is_stopped_and_reported() {
 async fn the_settings_time_limit_applies_and_a_quick_call_is_untouched() {
     let (root, fake, _marks) = root_with("cli", "", "");
     root.write("settings.yaml", "call_timeout_seconds: 1\n");
-    install_provider(
-        &root,
-        "quick",
-        &simple_provider("quick", ""),
-        "version: \"1\"\naccept: [\"run\"]\n",
-    );
-    FakeCli::new(&root, "quick", "echo done");
+    quick_provider(&root);
     let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
     let (result, _) = client.call("quick", json!({"args": ["run"]})).await;
     assert_eq!(
@@ -262,13 +267,7 @@ async fn the_settings_time_limit_applies_and_a_quick_call_is_untouched() {
 async fn calls_past_the_concurrency_cap_wait_and_can_be_cancelled_waiting() {
     let (root, fake, marks) = root_with("cli", "", "");
     root.write("settings.yaml", "max_concurrent_calls: 1\n");
-    install_provider(
-        &root,
-        "quick",
-        &simple_provider("quick", ""),
-        "version: \"1\"\naccept: [\"run\"]\n",
-    );
-    let quick = FakeCli::new(&root, "quick", "echo done");
+    let quick = quick_provider(&root);
     let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
     let running = client.start_call("cli", json!({"args": ["run"]})).await;
     let (child, grandchild) = pids(&marks, "cli").await;
