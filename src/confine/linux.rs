@@ -37,7 +37,7 @@ use std::sync::{Arc, Mutex};
 
 use landlock::{
     ABI, Access, AccessFs, BitFlags, LandlockStatus, PathBeneath, Ruleset, RulesetAttr,
-    RulesetCreated, RulesetCreatedAttr, RulesetStatus,
+    RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope,
 };
 
 use super::{ConfineError, Support};
@@ -354,8 +354,12 @@ impl Rules {
     }
 
     fn build(&self) -> io::Result<RulesetCreated> {
+        // Signals too, where the kernel has that scope (Landlock ABI 6; dropped silently on
+        // an older one): a child may signal its own descendants, never the server, its window
+        // or another call's child (a SIGSTOP to the server would freeze every time limit).
         let mut ruleset = Ruleset::default()
             .handle_access(dir_rights())
+            .and_then(|ruleset| ruleset.scope(Scope::Signal))
             .and_then(|ruleset| ruleset.create())
             .map_err(landlock_error)?;
         let boundary = &self.boundary;
@@ -519,6 +523,30 @@ mod tests {
         );
         assert_eq!(String::from_utf8_lossy(&output.stdout), "other\n");
         assert_eq!(std::fs::read_link(&link).unwrap(), real);
+    }
+
+    /// Fourth review: a child stopped the server with `kill -STOP $PPID`, so no time limit
+    /// fired again. Children may signal themselves and their own children only.
+    #[test]
+    fn children_cannot_signal_the_server() {
+        if !enforced() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let rules = rules(&dir.path().join("root"), &[]);
+        let output = run(
+            &rules,
+            &format!(
+                "kill -0 {server} 2>/dev/null && echo reached-server; \
+                 kill -0 $$ && echo reached-self; \
+                 sleep 5 & kill $! && echo reached-own-child",
+                server = std::process::id()
+            ),
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout),
+            "reached-self\nreached-own-child\n"
+        );
     }
 
     /// Third review: a link inside a linked provider directory led to a writable policy.

@@ -184,14 +184,16 @@ where
     E: tokio::io::AsyncRead + Unpin,
 {
     group.terminate();
-    let ended = tokio::time::timeout(TERM_GRACE, async {
+    let _ = tokio::time::timeout(TERM_GRACE, async {
         let _ = capture.read_until_closed().await;
         child.wait().await
     })
     .await;
-    if ended.is_err() {
-        group.kill();
-    }
+    // Whether or not the leader is gone, what is left of its group (a grandchild that ignores
+    // SIGTERM and let go of the pipes) is killed. Once the leader is reaped, its number stays
+    // the group's for as long as any member lives, so this reaches only the group; with no
+    // member left it reaches nothing (Linux does not hand out a pid again within moments).
+    group.kill();
     let _ = tokio::time::timeout(DRAIN_AFTER_KILL, capture.read_until_closed()).await;
 }
 

@@ -915,3 +915,36 @@ async fn the_time_limit_stops_a_child_that_closed_its_output() {
         );
     }
 }
+
+/// Fourth review: on a timeout the leader died on SIGTERM, and a grandchild that ignored it
+/// (its output elsewhere) was left running. What is left of the group gets SIGKILL.
+#[tokio::test]
+async fn a_timeout_kills_what_is_left_of_the_group() {
+    let root = Root::new();
+    let pid_file = root.outside().join("grandchild");
+    let code = format!(
+        "(trap '' TERM; exec sleep 600 >/dev/null 2>&1 </dev/null) & echo $! > '{}'; sleep 600",
+        pid_file.display()
+    );
+    let execution = run(Launch {
+        timeout: Some(Duration::from_millis(500)),
+        ..launch("/bin/sh", &["-c", &code])
+    })
+    .await;
+    assert!(execution.timed_out, "{execution:?}");
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    let stat = format!("/proc/{}/stat", pid.trim());
+    let started = std::time::Instant::now();
+    while std::fs::read_to_string(&stat).is_ok_and(|stat| {
+        !stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z'))
+    }) {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the grandchild {} survived the timeout",
+            pid.trim()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
