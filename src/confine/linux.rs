@@ -135,6 +135,9 @@ pub(super) struct Boundary {
     /// Each directory on the way to one of those paths, with the names in it that lead there
     /// (they get no blanket rule).
     levels: BTreeMap<PathBuf, BTreeSet<OsString>>,
+    /// The search for links under the root stopped at one of its bounds: a location linked
+    /// from past that point is not denied.
+    incomplete: bool,
 }
 
 impl Boundary {
@@ -152,9 +155,12 @@ impl Boundary {
         while let Some(dir) = pending.pop() {
             searched += 1;
             if searched > MAX_SCANNED_TARGETS {
+                boundary.incomplete = true;
                 break;
             }
-            for link in links_under(&dir) {
+            let (links, complete) = links_under(&dir);
+            boundary.incomplete |= !complete;
+            for link in links {
                 let target = boundary.leave_out(&link);
                 if boundary.denied.contains(&target) {
                     continue;
@@ -243,11 +249,13 @@ fn push_components(pending: &mut Vec<OsString>, path: &Path) {
     pending.extend(names.into_iter().rev());
 }
 
-/// Symbolic links anywhere under `root` (not followed), bounded in depth and count.
-fn links_under(root: &Path) -> Vec<PathBuf> {
+/// Symbolic links anywhere under `root` (not followed), bounded in depth and count; `false`
+/// when a bound stopped the search.
+fn links_under(root: &Path) -> (Vec<PathBuf>, bool) {
     let mut links = Vec::new();
     let mut pending = vec![(root.to_path_buf(), 0)];
     let mut seen = 0;
+    let mut complete = true;
     while let Some((dir, depth)) = pending.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
@@ -255,19 +263,23 @@ fn links_under(root: &Path) -> Vec<PathBuf> {
         for entry in entries.flatten() {
             seen += 1;
             if seen > MAX_SCAN_ENTRIES {
-                return links;
+                return (links, false);
             }
             let Ok(kind) = entry.file_type() else {
                 continue;
             };
             if kind.is_symlink() {
                 links.push(entry.path());
-            } else if kind.is_dir() && depth < MAX_SCAN_DEPTH {
-                pending.push((entry.path(), depth + 1));
+            } else if kind.is_dir() {
+                if depth < MAX_SCAN_DEPTH {
+                    pending.push((entry.path(), depth + 1));
+                } else {
+                    complete = false;
+                }
             }
         }
     }
-    links
+    (links, complete)
 }
 
 /// The rules for one boundary, built into a Landlock ruleset when first needed and again when
@@ -304,6 +316,11 @@ impl Rules {
             boundary,
             cache: Mutex::new(None),
         }
+    }
+
+    /// Whether the search for links under the root stopped at one of its bounds.
+    pub(super) fn incomplete(&self) -> bool {
+        self.boundary.incomplete
     }
 
     /// Makes the child of `command` restrict itself with the rules before it runs.
@@ -523,6 +540,20 @@ mod tests {
         );
         assert_eq!(String::from_utf8_lossy(&output.stdout), "other\n");
         assert_eq!(std::fs::read_link(&link).unwrap(), real);
+    }
+
+    /// Fourth review: the search for links stopped silently at its bounds.
+    #[test]
+    fn a_search_stopped_by_its_bounds_is_known() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("root");
+        std::fs::create_dir_all(root.join("providers/a")).unwrap();
+        assert!(!Boundary::new(&root, &[]).incomplete);
+        let deep = (0..=MAX_SCAN_DEPTH).fold(root.join("providers"), |dir, level| {
+            dir.join(level.to_string())
+        });
+        std::fs::create_dir_all(deep.join("below")).unwrap();
+        assert!(Boundary::new(&root, &[]).incomplete);
     }
 
     /// Fourth review: a child stopped the server with `kill -STOP $PPID`, so no time limit

@@ -135,6 +135,26 @@ impl Confinement {
         &self.inner.support
     }
 
+    /// What to tell the human once (stderr) when children are confined, but a location
+    /// linked from deep inside the root may not be covered.
+    pub fn notice(&self) -> Option<String> {
+        #[cfg(target_os = "linux")]
+        if self
+            .inner
+            .rules
+            .as_ref()
+            .is_some_and(linux::Rules::incomplete)
+        {
+            return Some(format!(
+                "the search for symbolic links under {} stopped at its limits (depth, entries \
+                 or linked directories): a location linked from past them is not kept from \
+                 provider children. Keep links in the config root few and shallow.",
+                self.inner.root.display()
+            ));
+        }
+        None
+    }
+
     /// What to tell the human once (stderr, audit) when children will not be confined.
     pub fn warning(&self) -> Option<String> {
         let Support::Unavailable { reason } = &self.inner.support else {

@@ -119,8 +119,9 @@ fn link_chain(path: &Path) -> Vec<PathBuf> {
     chain
 }
 
-/// The directories holding `paths`, with what sits beside them: a `bin`'s `lib`, a `shims`
-/// directory's installs (pyenv, rbenv and nodenv `versions`, asdf and mise `installs`).
+/// The directories holding `paths`, with what sits beside them: a `bin`'s `lib`, and for a
+/// `shims` directory the version manager holding it (`~/.pyenv`, `~/.rbenv`, `~/.nodenv`,
+/// `~/.asdf`, mise's data directory).
 fn code_dirs(paths: &[PathBuf], dirs: &mut Vec<PathBuf>) {
     for path in paths {
         let Some(dir) = path.parent() else { continue };
@@ -128,12 +129,9 @@ fn code_dirs(paths: &[PathBuf], dirs: &mut Vec<PathBuf>) {
         let Some(prefix) = dir.parent() else { continue };
         match dir.file_name().and_then(OsStr::to_str) {
             Some("bin") => dirs.push(prefix.join("lib")),
-            Some("shims") => dirs.extend(
-                ["versions", "installs"]
-                    .map(|name| prefix.join(name))
-                    .into_iter()
-                    .filter(|installs| installs.is_dir()),
-            ),
+            // The whole manager: a shim runs the manager itself (`pyenv exec`), which sources
+            // hooks (`pyenv.d/exec/*.bash`) and reads its `version` file on every call.
+            Some("shims") => dirs.push(prefix.to_path_buf()),
             _ => {}
         }
     }
@@ -159,7 +157,8 @@ impl VenvConfig {
             let Some((key, value)) = line.split_once('=') else {
                 continue;
             };
-            match key.trim() {
+            // Python reads the keys without regard to case.
+            match key.trim().to_ascii_lowercase().as_str() {
                 "home" => config.home = Some(PathBuf::from(value.trim())),
                 "include-system-site-packages" => {
                     config.system_site_packages = value.trim().eq_ignore_ascii_case("true");
@@ -213,8 +212,9 @@ fn interpreter(start: &[u8]) -> Option<Interpreter> {
     let line = std::str::from_utf8(line).ok()?;
     let mut words = line.split_whitespace();
     let path = PathBuf::from(words.next()?);
+    // `env` takes options (`-S`, `-i`) and `NAME=value` assignments before the program.
     let runs = (path.file_name() == Some(OsStr::new("env")))
-        .then(|| words.find(|word| !word.starts_with('-')))
+        .then(|| words.find(|word| !word.starts_with('-') && !word.contains('=')))
         .flatten()
         .map(str::to_string);
     Some(Interpreter { path, runs })
@@ -289,7 +289,8 @@ mod tests {
         write_program(&base.join(".pyenv/shims/aws"), "#!/usr/bin/env bash\n");
         std::fs::create_dir_all(base.join(".pyenv/versions/3.11.7/bin")).unwrap();
         let dirs = install_dirs(&base.join(".pyenv/shims/aws"), None, &nowhere);
-        assert!(dirs.contains(&base.join(".pyenv/versions")), "{dirs:?}");
+        // Fourth review: `pyenv.d/exec` hooks and the `version` file are the manager's too.
+        assert!(dirs.contains(&base.join(".pyenv")), "{dirs:?}");
     }
 
     /// Third review: the base Python of a virtual environment, and the user site when the
@@ -304,7 +305,7 @@ mod tests {
         write_program(
             &venv.join("pyvenv.cfg"),
             &format!(
-                "home = {}\ninclude-system-site-packages = true\n",
+                "Home = {}\nInclude-System-Site-Packages = TRUE\n",
                 home.display()
             ),
         );
@@ -400,6 +401,13 @@ mod tests {
                 .is_python()
         );
         assert!(!interpreter(b"#!/bin/sh\n").unwrap().is_python());
+        assert_eq!(
+            interpreter(b"#!/usr/bin/env -S PYTHONSAFEPATH=1 python3 -s\n")
+                .unwrap()
+                .runs
+                .as_deref(),
+            Some("python3")
+        );
         assert_eq!(interpreter(b"\x7fELF"), None);
         assert_eq!(interpreter(b"#!"), None);
     }

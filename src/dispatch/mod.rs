@@ -101,6 +101,9 @@ impl Dispatcher {
                 Some(confinement.mode().as_str()),
             );
         }
+        if let Some(notice) = confinement.notice() {
+            crate::human::progress(&format!("torii: {notice}"));
+        }
         Self {
             root: root.dir().to_path_buf(),
             registry,

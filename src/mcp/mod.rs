@@ -79,10 +79,7 @@ pub fn serve(root: &ConfigRoot) -> Result<(), ServeError> {
 
 /// Stdin and stdout through rmcp's pipe driver: when they are pipes (as MCP clients start
 /// servers) they are read on the reactor instead of a blocking thread.
-fn stdio() -> transport::LineTransport<
-    tokio::io::BufReader<rmcp::transport::io::StdioReader>,
-    rmcp::transport::io::StdioWriter,
-> {
+fn stdio() -> transport::LineTransport<tokio::io::BufReader<rmcp::transport::io::StdioReader>> {
     let (reader, writer) = rmcp::transport::io::stdio_pipes();
     transport::LineTransport::new(tokio::io::BufReader::new(reader), writer)
 }

@@ -12,15 +12,13 @@
 //!
 //! A notification (no `id`) is never answered, whatever is wrong with it.
 
-use std::sync::Arc;
-
 use rmcp::RoleServer;
 use rmcp::model::{ErrorCode, ErrorData, RequestId};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::Value;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
-use tokio::sync::Mutex;
+use tokio::sync::{mpsc, oneshot};
 
 /// The longest message accepted: far above any real call (the arguments of one CLI
 /// invocation), far below what would strain the server.
@@ -30,27 +28,60 @@ pub const MAX_LINE_BYTES: usize = 4 * 1024 * 1024;
 const MAX_ECHO_CHARS: usize = 200;
 
 /// The server's side of stdio.
-pub struct LineTransport<R, W> {
+pub struct LineTransport<R> {
     reader: R,
     /// The line being read: kept across calls, because `receive` may be dropped half-way
     /// (rmcp polls it in a `select!`) and must go on where it stopped.
     line: Vec<u8>,
     /// The rest of an oversized line is being skipped.
     skipping: bool,
-    writer: Arc<Mutex<W>>,
+    /// Input ended; a last line without `\n` has been handed out.
+    ended: bool,
+    /// Lines to write, in the order [`Transport::send`] was called: one task writes them, so
+    /// a progress notification queued before a response is never written after it.
+    lines: mpsc::UnboundedSender<Queued>,
+    /// The answer to the last unusable line, until it is written: reading waits for it, so a
+    /// client that sends garbage and never reads cannot make the server queue answers without
+    /// end.
+    answering: Option<oneshot::Receiver<std::io::Result<()>>>,
 }
 
-impl<R, W> LineTransport<R, W>
+/// A line for the writer task, and who waits for it to be written.
+struct Queued {
+    bytes: Vec<u8>,
+    written: oneshot::Sender<std::io::Result<()>>,
+}
+
+/// Writes queued lines to `writer`, each followed by a flush, until every sender is gone.
+async fn write_lines<W: AsyncWrite + Unpin>(
+    mut writer: W,
+    mut lines: mpsc::UnboundedReceiver<Queued>,
+) {
+    while let Some(Queued { bytes, written }) = lines.recv().await {
+        let result = async {
+            writer.write_all(&bytes).await?;
+            writer.flush().await
+        }
+        .await;
+        let _ = written.send(result);
+    }
+}
+
+impl<R> LineTransport<R>
 where
     R: AsyncBufRead + Unpin + Send,
-    W: AsyncWrite + Unpin + Send + 'static,
 {
-    pub fn new(reader: R, writer: W) -> Self {
+    /// Reads from `reader`; writes to `writer` on a task of its own (call from a runtime).
+    pub fn new<W: AsyncWrite + Unpin + Send + 'static>(reader: R, writer: W) -> Self {
+        let (lines, queue) = mpsc::unbounded_channel();
+        tokio::spawn(write_lines(writer, queue));
         Self {
             reader,
             line: Vec::new(),
             skipping: false,
-            writer: Arc::new(Mutex::new(writer)),
+            ended: false,
+            lines,
+            answering: None,
         }
     }
 
@@ -63,7 +94,13 @@ where
                 Err(_) => return None,
             };
             if available.is_empty() {
-                return None;
+                // A last message without its `\n` is still a message.
+                if self.ended || self.skipping || self.line.is_empty() {
+                    self.ended = true;
+                    return None;
+                }
+                self.ended = true;
+                return Some(Ok(std::mem::take(&mut self.line)));
             }
             let (chunk, ended) = match available.iter().position(|byte| *byte == b'\n') {
                 Some(end) => (&available[..end], true),
@@ -103,20 +140,23 @@ where
         }
     }
 
-    /// Writes `message` as one line, on a task of its own so that an interrupted caller
-    /// never leaves half a line on stdout.
-    fn write(&self, message: TxJsonRpcMessage<RoleServer>) -> tokio::task::JoinHandle<()> {
-        let writer = Arc::clone(&self.writer);
-        tokio::spawn(async move {
-            let Ok(mut text) = serde_json::to_vec(&message) else {
-                return;
-            };
-            text.push(b'\n');
-            let mut writer = writer.lock().await;
-            if writer.write_all(&text).await.is_ok() {
-                let _ = writer.flush().await;
+    /// Queues `message` as one line; the receiver says when it was written.
+    fn queue(
+        &self,
+        message: &TxJsonRpcMessage<RoleServer>,
+    ) -> oneshot::Receiver<std::io::Result<()>> {
+        let (written, receiver) = oneshot::channel();
+        match serde_json::to_vec(message) {
+            Ok(mut bytes) => {
+                bytes.push(b'\n');
+                // The writer task ends only when this transport is dropped.
+                let _ = self.lines.send(Queued { bytes, written });
             }
-        })
+            Err(error) => {
+                let _ = written.send(Err(std::io::Error::other(error)));
+            }
+        }
+        receiver
     }
 }
 
@@ -172,6 +212,15 @@ fn decode(line: &[u8]) -> Read {
     let id = value
         .get("id")
         .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok());
+    // An id that is there but unusable (null, a fraction, past 64 bits, an object) still
+    // marks a request, which must be answered.
+    if value.get("id").is_some() && id.is_none() {
+        return error(
+            ErrorCode::INVALID_REQUEST,
+            "Invalid request: `id` must be a string or an integer".into(),
+            None,
+        );
+    }
     let method = value
         .get("method")
         .and_then(Value::as_str)
@@ -213,10 +262,9 @@ fn call_params_problem(params: Option<&Value>) -> Option<&'static str> {
     }
 }
 
-impl<R, W> Transport<RoleServer> for LineTransport<R, W>
+impl<R> Transport<RoleServer> for LineTransport<R>
 where
     R: AsyncBufRead + Unpin + Send,
-    W: AsyncWrite + Unpin + Send + 'static,
 {
     type Error = std::io::Error;
 
@@ -224,12 +272,23 @@ where
         &mut self,
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        let written = self.write(item);
-        async move { written.await.map_err(std::io::Error::other) }
+        // Queued now, not when the future is first polled: the order of the calls is the
+        // order on stdout.
+        let written = self.queue(&item);
+        async move {
+            written
+                .await
+                .unwrap_or_else(|_| Err(std::io::Error::other("the writer stopped")))
+        }
     }
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
+            if let Some(answering) = self.answering.as_mut() {
+                // Cancellation safe: the receiver stays here until the answer is written.
+                let _ = answering.await;
+                self.answering = None;
+            }
             let read = match self.next_line().await? {
                 Ok(line) => decode(&line),
                 Err(Oversized) => error(
@@ -240,17 +299,26 @@ where
             };
             match read {
                 Read::Message(message) => return Some(*message),
-                Read::Answer(answer) => {
-                    self.write(*answer);
-                }
+                Read::Answer(answer) => self.answering = Some(self.queue(&answer)),
                 Read::Skip => {}
             }
         }
     }
 
     async fn close(&mut self) -> Result<(), Self::Error> {
-        let mut writer = self.writer.lock().await;
-        writer.flush().await
+        // Everything queued before is written first.
+        let (written, receiver) = oneshot::channel();
+        if self
+            .lines
+            .send(Queued {
+                bytes: Vec::new(),
+                written,
+            })
+            .is_err()
+        {
+            return Ok(());
+        }
+        receiver.await.unwrap_or(Ok(()))
     }
 }
 
@@ -334,5 +402,84 @@ mod tests {
             String::from_utf8_lossy(&line)
         );
         feeding.await.unwrap();
+    }
+
+    /// Fourth review: a request whose id is unusable was taken for a notification and got no
+    /// answer; the client waited forever.
+    #[test]
+    fn a_request_with_an_unusable_id_is_answered() {
+        for id in ["null", "1.5", "18446744073709551616", "{\"a\":1}", "[1]"] {
+            let line = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list"}}"#);
+            let answer = answer(line.as_bytes());
+            assert_eq!(answer["error"]["code"], -32600, "{id}: {answer}");
+            assert_eq!(answer["id"], Value::Null, "{id}: {answer}");
+        }
+    }
+
+    /// Fourth review: `printf '{…}' | torii` (no final newline) got no answer.
+    #[tokio::test]
+    async fn a_last_line_without_a_newline_is_read() {
+        let input: &[u8] = b"{\"a\":1}\n{\"b\":2}";
+        let mut transport = LineTransport::new(tokio::io::BufReader::new(input), tokio::io::sink());
+        assert_eq!(transport.next_line().await.unwrap().unwrap(), b"{\"a\":1}");
+        assert_eq!(transport.next_line().await.unwrap().unwrap(), b"{\"b\":2}");
+        assert!(transport.next_line().await.is_none());
+        assert!(transport.next_line().await.is_none());
+    }
+
+    /// Fourth review: a progress notification was written after its response, because each
+    /// message was written by a task of its own. Lines go out in the order they were sent.
+    #[tokio::test]
+    async fn lines_are_written_in_the_order_they_were_sent() {
+        let (writer, mut output) = tokio::io::duplex(1 << 20);
+        let transport = LineTransport::new(tokio::io::BufReader::new(&b""[..]), writer);
+        let mut sends = Vec::new();
+        for index in 0..200 {
+            let message = TxJsonRpcMessage::<RoleServer>::error(
+                ErrorData::new(ErrorCode::INTERNAL_ERROR, format!("m{index}"), None),
+                None,
+            );
+            let written = transport.queue(&message);
+            sends.push(written);
+        }
+        // Polled in reverse: the order of the `send` calls is what counts.
+        for send in sends.into_iter().rev() {
+            send.await.unwrap().unwrap();
+        }
+        drop(transport);
+        let mut text = String::new();
+        tokio::io::AsyncReadExt::read_to_string(&mut output, &mut text)
+            .await
+            .unwrap();
+        let order: Vec<String> = text
+            .lines()
+            .map(|line| {
+                serde_json::from_str::<Value>(line).unwrap()["error"]["message"].to_string()
+            })
+            .collect();
+        let expected: Vec<String> = (0..200).map(|index| format!("\"m{index}\"")).collect();
+        assert_eq!(order, expected);
+    }
+
+    /// Fourth review: a client that sent garbage and never read stdout grew the server without
+    /// bound (one pending answer per line). Reading waits for the last answer to be written.
+    #[tokio::test]
+    async fn garbage_from_a_client_that_never_reads_is_not_queued_without_end() {
+        let input = b"x\n".repeat(100_000);
+        let (writer, _never_read) = tokio::io::duplex(4096);
+        let mut transport = LineTransport::new(tokio::io::BufReader::new(&input[..]), writer);
+        let received = tokio::time::timeout(
+            std::time::Duration::from_millis(300),
+            Transport::<RoleServer>::receive(&mut transport),
+        )
+        .await;
+        assert!(received.is_err(), "a message came out of garbage");
+        let unread = transport.reader.get_ref().len() + transport.reader.buffer().len();
+        assert!(
+            unread > input.len() - 8192 * 4,
+            "read {} of {} bytes while nobody read the answers",
+            input.len() - unread,
+            input.len()
+        );
     }
 }
