@@ -86,8 +86,21 @@ impl Dispatcher {
                 );
                 // The grant starts when the answer arrives, not when the window opened.
                 let entry = GrantEntry::new(now_epoch().saturating_add(duration_secs), matcher);
+                // The grant and its audit line are one step: a call cancelled meanwhile does
+                // not stop the blocking task, so no grant is ever stored unaudited.
+                let (audit, audit_scope, audit_reference) =
+                    (self.audit.clone(), scope.to_string(), reference.clone());
                 let stored = tokio::task::spawn_blocking(move || {
-                    crate::grants::add(&grants_path, entry, now_epoch())
+                    let stored = crate::grants::add(&grants_path, entry, now_epoch());
+                    if stored.is_ok() {
+                        audit.record(
+                            &audit_scope,
+                            Event::OverrideTimed,
+                            &audit_reference,
+                            Some(&duration_label(duration_secs)),
+                        );
+                    }
+                    stored
                 })
                 .await
                 .map_err(|error| error.to_string())
@@ -100,12 +113,6 @@ impl Dispatcher {
                             .failed(format!("the approval could not be stored: {error}")),
                     ));
                 }
-                self.audit.record(
-                    scope,
-                    Event::OverrideTimed,
-                    reference,
-                    Some(&duration_label(duration_secs)),
-                );
                 Ok(DecisionView::allow(Source::HumanGrant, Some(rule)))
             }
         }

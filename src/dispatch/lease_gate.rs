@@ -89,11 +89,9 @@ impl Dispatcher {
         }
         self.audit
             .record(scope, Event::TargetAccessRequested, &alias, None);
-        match self.ask_lease(provider, target).await {
-            LeaseDecision::Granted { event, detail } => {
-                self.audit.record(scope, event, &alias, Some(&detail));
-                Ok(())
-            }
+        match self.ask_lease(provider, target, scope).await {
+            // Audited by the step that stored it (see `ask_lease`).
+            LeaseDecision::Granted => Ok(()),
             LeaseDecision::Stale { active } => {
                 // The state changed while the window was open: the old choice is not applied.
                 let detail = if active {
@@ -131,7 +129,12 @@ impl Dispatcher {
 
     /// Shows the requested binding and the active aliases; applies Replace or Add with
     /// compare-and-swap on the revision the window was built from.
-    async fn ask_lease(&self, provider: &Arc<Provider>, target: &Target) -> LeaseDecision {
+    async fn ask_lease(
+        &self,
+        provider: &Arc<Provider>,
+        target: &Target,
+        scope: &str,
+    ) -> LeaseDecision {
         if !self.human.can_ask() {
             let (reason, detail) = self.human.unavailable();
             return LeaseDecision::Denied {
@@ -183,6 +186,9 @@ impl Dispatcher {
         let applied = {
             let shared = Arc::clone(provider);
             let alias = target.alias().to_string();
+            let (audit, scope) = (self.audit.clone(), scope.to_string());
+            // The lease and its audit line are one step: a call cancelled meanwhile does not
+            // stop the blocking task, so no lease is ever stored unaudited.
             // The alias was resolved by the envelope; `None` here cannot happen and denies.
             tokio::task::spawn_blocking(move || {
                 let target = shared.target(&alias)?;
@@ -190,15 +196,16 @@ impl Dispatcher {
                     let entry = LeaseEntry::grant(target, minutes, now);
                     store.apply(revision, &Change::activation(mode, entry), now)
                 });
+                if applied.is_ok() {
+                    let detail = format!("for={}min", minutes.get());
+                    audit.record(&scope, event, &Reference::label(&alias), Some(&detail));
+                }
                 Some(applied)
             })
             .await
         };
         match applied {
-            Ok(Some(Ok(_))) => LeaseDecision::Granted {
-                event,
-                detail: format!("for={}min", minutes.get()),
-            },
+            Ok(Some(Ok(_))) => LeaseDecision::Granted,
             Ok(Some(Err(LeaseError::Stale { .. }))) => LeaseDecision::Stale {
                 active: matches!(status(provider, target.alias()).await, Ok(status) if status.is_active()),
             },
@@ -231,10 +238,8 @@ impl Dispatcher {
 
 /// The outcome of asking for a lease.
 enum LeaseDecision {
-    Granted {
-        event: Event,
-        detail: String,
-    },
+    /// Stored and audited.
+    Granted,
     Stale {
         active: bool,
     },
