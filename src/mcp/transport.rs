@@ -102,11 +102,11 @@ where
                 self.ended = true;
                 return Some(Ok(std::mem::take(&mut self.line)));
             }
-            let (chunk, ended) = match available.iter().position(|byte| *byte == b'\n') {
+            let (chunk, has_newline) = match available.iter().position(|byte| *byte == b'\n') {
                 Some(end) => (&available[..end], true),
                 None => (available, false),
             };
-            let taken = chunk.len() + usize::from(ended);
+            let taken = chunk.len() + usize::from(has_newline);
             let was_skipping = self.skipping;
             let mut too_long = false;
             if !self.skipping {
@@ -119,7 +119,7 @@ where
                 }
             }
             self.reader.consume(taken);
-            if ended {
+            if has_newline {
                 self.skipping = false;
                 if too_long || was_skipping {
                     if too_long {
