@@ -21,8 +21,16 @@ struct Server {
     pid: u32,
 }
 
+/// The binary measured: `TORII_BENCH_EXE` when set, else the one `cargo bench` built. The
+/// latter is built with the dev-dependencies' crate features turned on (jsonschema's, for
+/// one), so it is not byte for byte what `cargo build --release` gives users; the published
+/// figures use a copy of the release binary (see docs/src/performance.md).
+fn torii_exe() -> std::ffi::OsString {
+    std::env::var_os("TORII_BENCH_EXE").unwrap_or_else(|| env!("CARGO_BIN_EXE_torii").into())
+}
+
 async fn start(root: &Path) -> Server {
-    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_torii"));
+    let mut command = tokio::process::Command::new(torii_exe());
     command
         .env("TORII_CONFIG_DIR", root)
         .env("TORII_NO_GUI", "1");

@@ -759,3 +759,30 @@ fn a_startup_error_is_the_answer_to_the_first_request() {
         assert!(stderr.contains("providers/bad/provider.yaml"), "{stderr}");
     }
 }
+
+/// Issue 12, bug 3, through the rmcp client: its `initialize` fails with the reason.
+#[tokio::test]
+async fn an_rmcp_client_sees_why_torii_cannot_start() {
+    use rmcp::ServiceExt;
+    let root = Root::new();
+    install_provider(
+        &root,
+        "bad",
+        &simple_provider("torii_policy", ""),
+        "version: \"1\"\n",
+    );
+    let mut command = tokio::process::Command::new(assert_cmd::cargo::cargo_bin("torii"));
+    command
+        .env("TORII_CONFIG_DIR", root.path())
+        .env("TORII_NO_GUI", "1");
+    let transport = rmcp::transport::TokioChildProcess::new(command).unwrap();
+    let error = match ().serve(transport).await {
+        Ok(_) => panic!("initialize succeeded with an invalid provider"),
+        Err(error) => error.to_string(),
+    };
+    assert!(
+        error.contains("torii cannot start: providers/bad/provider.yaml")
+            && error.contains("reserved"),
+        "{error}"
+    );
+}
