@@ -16,7 +16,9 @@ step() { printf '\n==> %s\n' "$*" >&2; }
 
 step "Python test tools (mcp, awscli, moto) in $VENV"
 PYTHON=${PYTHON:-python3}
-if [[ ! -x $VENV/bin/python ]]; then
+# A venv whose creation was interrupted has a python but no pip: make it again.
+if ! "$VENV/bin/python" -m pip --version >/dev/null 2>&1; then
+  rm -rf "$VENV"
   "$PYTHON" -m venv "$VENV"
 fi
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade \
