@@ -370,7 +370,13 @@ impl Dispatcher {
             confinement: self.confinement.clone(),
             timeout: self.call_timeout(provider),
         };
-        // The last look at the lease: nothing between this check and the spawn reads state.
+        // A call waiting here for a slot can still be cancelled: it holds nothing yet. The
+        // wait comes before the last look at the lease, which may end while it waits.
+        let Ok(_slot) = self.running.acquire().await else {
+            return outcome.failed("the server is shutting down".to_string());
+        };
+        // The last look at the lease: nothing between this check and the spawn reads state or
+        // waits.
         if let Some(target) = target
             && let Err(lost) = self
                 .recheck_lease(provider, target, scope, Phase::AtLaunch, &outcome)
@@ -378,10 +384,6 @@ impl Dispatcher {
         {
             return lost;
         }
-        // A call waiting here for a slot can still be cancelled: it holds nothing yet.
-        let Ok(_slot) = self.running.acquire().await else {
-            return outcome.failed("the server is shutting down".to_string());
-        };
         match runner::run(launch).await {
             Ok(execution) => {
                 let mut detail = format!("exit={}", execution.exit_code);

@@ -404,3 +404,59 @@ async fn a_dangling_target_policy_denies_instead_of_falling_back_to_the_shared_o
     client.close().await;
     assert!(kube.launches().is_empty());
 }
+
+/// Final review: a call waiting for a slot (`max_concurrent_calls`) waited after the last
+/// lease check, so a lease cleared meanwhile did not stop its launch.
+#[tokio::test]
+async fn a_lease_cleared_while_the_call_waits_for_a_slot_blocks_the_launch() {
+    let Setup { root, kube } = setup(None);
+    root.write("settings.yaml", "max_concurrent_calls: 1\n");
+    install_provider(
+        &root,
+        "block",
+        "version: \"1\"\nname: block\ntool: block\ndescription: holds the slot\ncommand: block\n",
+        "version: \"1\"\naccept: [\"hold\"]\n",
+    );
+    let go = root.outside().join("block-go");
+    let holding = root.outside().join("block-holding");
+    FakeCli::new(
+        &root,
+        "block",
+        &format!(
+            ": > '{}'; while [ ! -e '{}' ]; do sleep 0.05; done",
+            holding.display(),
+            go.display()
+        ),
+    );
+    activate(&root, "lab", &[]);
+    let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
+    let hold = client.call("block", json!({"args": ["hold"]}));
+    let call = async {
+        while !holding.exists() {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        client
+            .call("kube", json!({"target": "lab", "args": ["get", "pods"]}))
+            .await
+    };
+    let human = async {
+        while !holding.exists() {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        // Time for the kube call to pass its earlier checks and wait for the slot.
+        tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+        root.torii()
+            .args(["target", "clear", "kube"])
+            .assert()
+            .success();
+        std::fs::write(&go, "").unwrap();
+    };
+    let (_, (result, is_error), ()) = tokio::join!(hold, call, human);
+    assert!(is_error, "{result}");
+    assert!(result.get("execution").is_none(), "{result}");
+    client.close().await;
+    assert!(
+        kube.launches().is_empty(),
+        "the launch happened after the lease was cleared"
+    );
+}
