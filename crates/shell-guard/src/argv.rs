@@ -1,0 +1,2114 @@
+//! A simple command's words: which program they start, and the programs that program starts.
+
+use std::ops::ControlFlow;
+
+use crate::foreign::{self, Dialect};
+use crate::names;
+use crate::opts::{self, Spec};
+use crate::walk::{Analyzer, Flow, Stdin};
+use crate::word::Arg;
+use crate::{GuardError, Hit, MAX_NESTING};
+
+/// At most this many wrappers around one command (`sudo env nice …`).
+const MAX_CHAIN: usize = 32;
+
+/// Placeholder for a computed part of a POSIX command string, analysed for hits only.
+const SHELL_PLACEHOLDER: &str = "${__shell_guard_unknown__}";
+
+/// How a command is run.
+#[derive(Clone, Debug)]
+pub(crate) struct Ctx {
+    /// Nesting of the command text it appears in.
+    pub(crate) depth: usize,
+    pub(crate) stdin: Stdin,
+    /// `xargs` and `parallel` add words of their input at the end.
+    pub(crate) appended: bool,
+    /// Wrappers so far.
+    pub(crate) chain: usize,
+}
+
+/// The language of a command string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lang {
+    Shell,
+    Foreign(Dialect),
+}
+
+/// How a program runs other programs.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    /// Its options, then this many operands of its own, then the command.
+    Exec(&'static Spec, usize),
+    /// No options (but `--`); the command follows.
+    Prefix,
+    Env,
+    Sudo,
+    Command,
+    Ionice,
+    Xargs,
+    Watch,
+    Find,
+    Fd,
+    Busybox,
+    Chroot,
+    Chrt,
+    Taskset,
+    Flock,
+    Su,
+    Runuser,
+    Sg,
+    Script,
+    Wsl,
+    Shell(&'static ShellSpec),
+    PowerShell,
+    Cmd,
+    Eval,
+    Source,
+    Alias,
+    Trap,
+    Hash,
+    Let,
+    Mapfile,
+    /// `fc`: re-runs commands from the history.
+    Fc,
+    /// `git -c key=value` and `git config`: some values are commands.
+    Git,
+    /// `ssh -o ProxyCommand=…` (and `LocalCommand`, `KnownHostsCommand`) runs locally.
+    Ssh,
+    /// `rsync -e CMD` / `--rsh=CMD`.
+    Rsync,
+    /// `at` and `batch` run the commands on their standard input later.
+    At,
+    /// `crontab` installs the table on its standard input (or in a file).
+    Crontab,
+    /// A script interpreter: a script named like a protected program is that program (many
+    /// CLIs are scripts: `python3 /usr/bin/aws`, `bash ~/.asdf/shims/kubectl`).
+    Interpreter,
+    InvokeExpression,
+    /// Options this crate does not model: every argument naming a protected program counts.
+    AnyProgram,
+    /// `parallel`: every argument may be a command string.
+    AnyScript,
+    /// A package runner: after one of these subcommands (or right away when empty), as
+    /// [`Kind::AnyProgram`].
+    Runner(&'static [&'static str]),
+}
+
+/// A shell's options and where its command string is.
+#[derive(Debug)]
+struct ShellSpec {
+    options: Spec,
+    /// `-c` makes the first operand the command string (`sh -c CMD`).
+    c_operand: bool,
+    /// Options whose value is a command string (`fish -c CMD`).
+    code_options: &'static [&'static str],
+}
+
+const NONE: Spec = Spec {
+    flags: "",
+    values: "",
+    optional: "",
+    any_letter: false,
+    plus: false,
+    numeric: false,
+    long_flags: &["help", "version"],
+    long_values: &[],
+    lenient_long: false,
+};
+
+const ENV: Spec = Spec {
+    flags: "i0v",
+    values: "uCSaPLU",
+    long_flags: &[
+        "ignore-environment",
+        "null",
+        "debug",
+        "list-signal-handling",
+        "block-signal",
+        "default-signal",
+        "ignore-signal",
+        "help",
+        "version",
+    ],
+    long_values: &["unset", "chdir", "split-string", "argv0"],
+    ..NONE
+};
+
+const SUDO: Spec = Spec {
+    flags: "ABbEeHiKklNnPSsVv",
+    values: "acCDgpRrTtUu",
+    optional: "h",
+    long_flags: &[
+        "askpass",
+        "bell",
+        "background",
+        "edit",
+        "set-home",
+        "login",
+        "remove-timestamp",
+        "reset-timestamp",
+        "list",
+        "non-interactive",
+        "preserve-groups",
+        "preserve-env",
+        "stdin",
+        "shell",
+        "validate",
+        "version",
+        "help",
+        "no-update",
+    ],
+    long_values: &[
+        "auth-type",
+        "close-from",
+        "login-class",
+        "chdir",
+        "group",
+        "host",
+        "prompt",
+        "chroot",
+        "role",
+        "type",
+        "command-timeout",
+        "other-user",
+        "user",
+    ],
+    ..NONE
+};
+
+const DOAS: Spec = Spec {
+    flags: "Lns",
+    values: "Cu",
+    ..NONE
+};
+
+const PKEXEC: Spec = Spec {
+    long_flags: &["disable-internal-agent", "keep-cwd", "help", "version"],
+    long_values: &["user"],
+    ..NONE
+};
+
+const RUN0: Spec = Spec {
+    flags: "tPqGdSVh",
+    values: "uDgpEMH",
+    long_flags: &[
+        "no-ask-password",
+        "pty",
+        "pipe",
+        "quiet",
+        "collect",
+        "same-dir",
+        "shell",
+        "system",
+        "scope",
+        "wait",
+        "no-block",
+        "send-sighup",
+        "remain-after-exit",
+        "slice-inherit",
+        "empower",
+        "via-shell",
+        "version",
+        "help",
+    ],
+    long_values: &[
+        "user",
+        "group",
+        "chdir",
+        "nice",
+        "property",
+        "description",
+        "slice",
+        "setenv",
+        "machine",
+        "host",
+        "unit",
+        "uid",
+        "gid",
+        "working-directory",
+        "service-type",
+        "on-active",
+        "on-boot",
+        "on-startup",
+        "on-unit-active",
+        "on-unit-inactive",
+        "on-calendar",
+        "timer-property",
+        "path-property",
+        "socket-property",
+        "background",
+        "area",
+        "shell-prompt-prefix",
+    ],
+    ..NONE
+};
+
+const SYSTEMD_RUN: Spec = Spec {
+    long_flags: &[
+        "no-ask-password",
+        "pty",
+        "pipe",
+        "quiet",
+        "collect",
+        "same-dir",
+        "shell",
+        "user",
+        "system",
+        "scope",
+        "wait",
+        "no-block",
+        "send-sighup",
+        "remain-after-exit",
+        "version",
+        "help",
+    ],
+    long_values: &[
+        "uid",
+        "gid",
+        "nice",
+        "property",
+        "description",
+        "slice",
+        "setenv",
+        "machine",
+        "host",
+        "unit",
+        "working-directory",
+        "service-type",
+        "on-active",
+        "on-boot",
+        "on-startup",
+        "on-unit-active",
+        "on-unit-inactive",
+        "on-calendar",
+        "timer-property",
+        "path-property",
+        "socket-property",
+    ],
+    ..RUN0
+};
+
+const GSUDO: Spec = Spec {
+    flags: "nwsdkhi",
+    values: "u",
+    long_flags: &[
+        "new",
+        "wait",
+        "system",
+        "direct",
+        "keepshell",
+        "keepwindow",
+        "copyns",
+        "ti",
+        "loadprofile",
+        "help",
+        "version",
+    ],
+    long_values: &["integrity", "user"],
+    ..NONE
+};
+
+const AT: Spec = Spec {
+    flags: "mMlrdvcbV",
+    values: "fqtuT",
+    ..NONE
+};
+
+const COMMAND: Spec = Spec {
+    flags: "pvV",
+    ..NONE
+};
+
+const EXEC: Spec = Spec {
+    flags: "cl",
+    values: "a",
+    ..NONE
+};
+
+const NICE: Spec = Spec {
+    values: "n",
+    numeric: true,
+    long_values: &["adjustment"],
+    ..NONE
+};
+
+const IONICE: Spec = Spec {
+    flags: "tpPu",
+    values: "cn",
+    long_flags: &["pid", "pgid", "uid", "ignore", "help", "version"],
+    long_values: &["class", "classdata"],
+    ..NONE
+};
+
+const TIMEOUT: Spec = Spec {
+    flags: "fpv",
+    values: "ks",
+    long_flags: &[
+        "foreground",
+        "preserve-status",
+        "verbose",
+        "help",
+        "version",
+    ],
+    long_values: &["kill-after", "signal"],
+    ..NONE
+};
+
+const TIME: Spec = Spec {
+    flags: "apqvlh",
+    values: "fo",
+    long_flags: &[
+        "append",
+        "portability",
+        "quiet",
+        "verbose",
+        "help",
+        "version",
+    ],
+    long_values: &["format", "output"],
+    ..NONE
+};
+
+const XARGS: Spec = Spec {
+    flags: "0oprtx",
+    values: "adEILnPsJRS",
+    optional: "eil",
+    long_flags: &[
+        "null",
+        "interactive",
+        "no-run-if-empty",
+        "verbose",
+        "exit",
+        "open-tty",
+        "show-limits",
+        "eof",
+        "replace",
+        "max-lines",
+        "help",
+        "version",
+    ],
+    long_values: &[
+        "arg-file",
+        "delimiter",
+        "max-args",
+        "max-procs",
+        "max-chars",
+        "process-slot-var",
+    ],
+    ..NONE
+};
+
+const WATCH: Spec = Spec {
+    flags: "bcCeghprtvwx",
+    values: "nqs",
+    optional: "d",
+    long_flags: &[
+        "beep",
+        "color",
+        "no-color",
+        "differences",
+        "errexit",
+        "chgexit",
+        "precise",
+        "no-rerun",
+        "no-title",
+        "no-wrap",
+        "exec",
+        "help",
+        "version",
+    ],
+    long_values: &["interval", "equexit", "shotsdir"],
+    ..NONE
+};
+
+const STDBUF: Spec = Spec {
+    values: "ioe",
+    long_values: &["input", "output", "error"],
+    ..NONE
+};
+
+const SETSID: Spec = Spec {
+    flags: "cfw",
+    long_flags: &["ctty", "fork", "wait", "help", "version"],
+    ..NONE
+};
+
+const CHROOT: Spec = Spec {
+    long_flags: &["skip-chdir", "help", "version"],
+    long_values: &["userspec", "groups"],
+    ..NONE
+};
+
+const CHRT: Spec = Spec {
+    flags: "abdefimoprvRVh",
+    values: "TPD",
+    long_flags: &[
+        "all-tasks",
+        "batch",
+        "deadline",
+        "ext",
+        "fifo",
+        "idle",
+        "max",
+        "other",
+        "pid",
+        "rr",
+        "reset-on-fork",
+        "verbose",
+        "help",
+        "version",
+    ],
+    long_values: &["sched-runtime", "sched-period", "sched-deadline"],
+    ..NONE
+};
+
+const TASKSET: Spec = Spec {
+    flags: "acpVh",
+    long_flags: &["all-tasks", "cpu-list", "pid", "help", "version"],
+    ..NONE
+};
+
+const FLOCK: Spec = Spec {
+    flags: "sxeunoFhV",
+    values: "wEc",
+    long_flags: &[
+        "shared",
+        "exclusive",
+        "unlock",
+        "nonblock",
+        "close",
+        "no-fork",
+        "verbose",
+        "help",
+        "version",
+    ],
+    long_values: &["timeout", "wait", "conflict-exit-code", "command"],
+    ..NONE
+};
+
+const STRACE: Spec = Spec {
+    flags: "cCdDfFhikNnqrtTvVwxyYzZ",
+    values: "abeEIoOpPsSuUX",
+    long_flags: &[
+        "seccomp-bpf",
+        "follow-forks",
+        "output-separately",
+        "summary-only",
+        "summary",
+        "summary-wall-clock",
+        "timestamps",
+        "syscall-times",
+        "absolute-timestamps",
+        "relative-timestamps",
+        "instruction-pointer",
+        "stack-traces",
+        "no-abbrev",
+        "verbose",
+        "raw",
+        "decode-fds",
+        "decode-pids",
+        "kill-on-exit",
+        "daemonize",
+        "quiet",
+        "debug",
+        "help",
+        "version",
+    ],
+    long_values: &[
+        "trace",
+        "signal",
+        "status",
+        "output",
+        "attach",
+        "user",
+        "env",
+        "string-limit",
+        "columns",
+        "summary-columns",
+        "summary-sort-by",
+        "trace-path",
+        "inject",
+        "fault",
+        "argv0",
+        "const-print-style",
+        "trace-fds",
+    ],
+    ..NONE
+};
+
+const LTRACE: Spec = Spec {
+    flags: "bcCfhiLrStTV",
+    values: "aADeFlnopsuwx",
+    long_flags: &["demangle", "help", "version"],
+    long_values: &["align", "config", "indent", "library", "output"],
+    ..NONE
+};
+
+const SU: Spec = Spec {
+    flags: "flmpPhV",
+    values: "cgGsw",
+    long_flags: &[
+        "fast",
+        "login",
+        "preserve-environment",
+        "pty",
+        "help",
+        "version",
+    ],
+    long_values: &[
+        "command",
+        "session-command",
+        "group",
+        "supp-group",
+        "shell",
+        "whitelist-environment",
+    ],
+    ..NONE
+};
+
+const RUNUSER: Spec = Spec {
+    values: "cgGswu",
+    long_values: &[
+        "command",
+        "session-command",
+        "group",
+        "supp-group",
+        "shell",
+        "whitelist-environment",
+        "user",
+    ],
+    ..SU
+};
+
+const SCRIPT: Spec = Spec {
+    flags: "aefqhVk",
+    values: "cEIOBTmo",
+    optional: "t",
+    long_flags: &[
+        "append", "return", "flush", "force", "quiet", "help", "version", "timing",
+    ],
+    long_values: &[
+        "command",
+        "echo",
+        "log-in",
+        "log-out",
+        "log-io",
+        "log-timing",
+        "logging-format",
+        "output-limit",
+    ],
+    ..NONE
+};
+
+const WSL: Spec = Spec {
+    flags: "e",
+    values: "du",
+    long_flags: &[
+        "exec", "system", "list", "shutdown", "status", "update", "install", "help", "version",
+    ],
+    long_values: &["distribution", "user", "cd", "shell-type"],
+    ..NONE
+};
+
+const UNBUFFER: Spec = Spec { flags: "p", ..NONE };
+
+const CAFFEINATE: Spec = Spec {
+    flags: "dimsu",
+    values: "tw",
+    ..NONE
+};
+
+const PROXYCHAINS: Spec = Spec {
+    flags: "q",
+    values: "f",
+    ..NONE
+};
+
+const TORSOCKS: Spec = Spec {
+    flags: "idq6",
+    values: "uapP",
+    long_flags: &["isolate", "help", "version"],
+    long_values: &["user", "pass", "address", "port"],
+    ..NONE
+};
+
+const WINPTY: Spec = Spec {
+    optional: "X",
+    long_flags: &["mouse", "showkey", "help", "version"],
+    ..NONE
+};
+
+const MAPFILE: Spec = Spec {
+    flags: "t",
+    values: "dnOsuCc",
+    ..NONE
+};
+
+const UNSHARE: Spec = Spec {
+    flags: "muinpUCTfrcl",
+    values: "RwSG",
+    long_flags: &[
+        "mount",
+        "uts",
+        "ipc",
+        "net",
+        "pid",
+        "user",
+        "cgroup",
+        "time",
+        "fork",
+        "map-root-user",
+        "map-current-user",
+        "kill-child",
+        "mount-proc",
+        "map-auto",
+        "mount-binfmt",
+        "keep-caps",
+        "load-interp",
+        "help",
+        "version",
+    ],
+    long_values: &[
+        "propagation",
+        "setgroups",
+        "map-user",
+        "map-group",
+        "map-users",
+        "map-groups",
+        "root",
+        "wd",
+        "setuid",
+        "setgid",
+        "monotonic",
+        "boottime",
+    ],
+    ..NONE
+};
+
+const NSENTER: Spec = Spec {
+    flags: "ahVeFZ",
+    values: "tSGN",
+    optional: "muinpCUTrwW",
+    long_flags: &[
+        "all",
+        "mount",
+        "uts",
+        "ipc",
+        "net",
+        "pid",
+        "cgroup",
+        "user",
+        "time",
+        "root",
+        "wd",
+        "wdns",
+        "env",
+        "no-fork",
+        "preserve-credentials",
+        "follow-context",
+        "keep-caps",
+        "help",
+        "version",
+    ],
+    long_values: &["target", "setuid", "setgid", "user-parent", "join-cgroup"],
+    ..NONE
+};
+
+const HASH: Spec = Spec {
+    flags: "dlrt",
+    values: "p",
+    ..NONE
+};
+
+const POSIX_SHELL: ShellSpec = ShellSpec {
+    options: Spec {
+        values: "oO",
+        any_letter: true,
+        plus: true,
+        long_values: &["rcfile", "init-file", "emulate"],
+        lenient_long: true,
+        ..NONE
+    },
+    c_operand: true,
+    code_options: &[],
+};
+
+const ELVISH: ShellSpec = ShellSpec {
+    options: Spec {
+        any_letter: true,
+        lenient_long: true,
+        ..NONE
+    },
+    c_operand: true,
+    code_options: &[],
+};
+
+const FISH: ShellSpec = ShellSpec {
+    options: Spec {
+        flags: "hilnNPv",
+        values: "cCdofp",
+        long_values: &[
+            "command",
+            "init-command",
+            "debug",
+            "debug-output",
+            "features",
+            "profile",
+            "profile-startup",
+        ],
+        lenient_long: true,
+        ..NONE
+    },
+    c_operand: false,
+    code_options: &["c", "command", "C", "init-command"],
+};
+
+const NU: ShellSpec = ShellSpec {
+    options: Spec {
+        values: "cemtI",
+        any_letter: true,
+        long_values: &[
+            "commands",
+            "execute",
+            "table-mode",
+            "threads",
+            "include-path",
+            "config",
+            "env-config",
+            "plugin-config",
+            "plugins",
+            "log-level",
+            "log-target",
+            "log-include",
+            "log-exclude",
+            "testbin",
+            "error-style",
+            "experimental-options",
+        ],
+        lenient_long: true,
+        ..NONE
+    },
+    c_operand: false,
+    code_options: &["c", "commands", "e", "execute"],
+};
+
+const XONSH: ShellSpec = ShellSpec {
+    options: Spec {
+        values: "cD",
+        any_letter: true,
+        lenient_long: true,
+        ..NONE
+    },
+    c_operand: false,
+    code_options: &["c"],
+};
+
+/// How the program named `key` (normalised) runs other programs, if it does.
+fn kind(key: &str) -> Option<Kind> {
+    Some(match key {
+        "env" | "genv" => Kind::Env,
+        "sudo" => Kind::Sudo,
+        "doas" => Kind::Exec(&DOAS, 0),
+        "pkexec" => Kind::Exec(&PKEXEC, 0),
+        "run0" => Kind::Exec(&RUN0, 0),
+        "systemd-run" => Kind::Exec(&SYSTEMD_RUN, 0),
+        "gsudo" => Kind::Exec(&GSUDO, 0),
+        // zsh's `repeat N CMD`.
+        "repeat" => Kind::Exec(&NONE, 1),
+        "command" => Kind::Command,
+        "builtin" | "nocorrect" | "noglob" | "-" | "call" => Kind::Prefix,
+        "exec" => Kind::Exec(&EXEC, 0),
+        "nohup" | "gnohup" => Kind::Exec(&NONE, 0),
+        "nice" | "gnice" => Kind::Exec(&NICE, 0),
+        "ionice" => Kind::Ionice,
+        "timeout" | "gtimeout" => Kind::Exec(&TIMEOUT, 1),
+        "time" | "gtime" => Kind::Exec(&TIME, 0),
+        "xargs" | "gxargs" => Kind::Xargs,
+        "watch" => Kind::Watch,
+        "find" | "gfind" => Kind::Find,
+        "fd" | "fdfind" => Kind::Fd,
+        "busybox" | "toybox" => Kind::Busybox,
+        "stdbuf" | "gstdbuf" => Kind::Exec(&STDBUF, 0),
+        "setsid" => Kind::Exec(&SETSID, 0),
+        "chroot" | "gchroot" => Kind::Chroot,
+        "chrt" => Kind::Chrt,
+        "taskset" => Kind::Taskset,
+        "flock" => Kind::Flock,
+        "strace" => Kind::Exec(&STRACE, 0),
+        "ltrace" => Kind::Exec(&LTRACE, 0),
+        "su" => Kind::Su,
+        "runuser" => Kind::Runuser,
+        "sg" => Kind::Sg,
+        "script" => Kind::Script,
+        "unbuffer" => Kind::Exec(&UNBUFFER, 0),
+        "caffeinate" => Kind::Exec(&CAFFEINATE, 0),
+        "proxychains" | "proxychains4" => Kind::Exec(&PROXYCHAINS, 0),
+        "torsocks" => Kind::Exec(&TORSOCKS, 0),
+        "winpty" => Kind::Exec(&WINPTY, 0),
+        "wsl" => Kind::Wsl,
+        "sh" | "bash" | "rbash" | "dash" | "ash" | "ksh" | "ksh93" | "mksh" | "pdksh" | "oksh"
+        | "lksh" | "loksh" | "zsh" | "yash" | "posh" | "bosh" | "hush" | "csh" | "tcsh" | "osh"
+        | "ysh" | "oil" => Kind::Shell(&POSIX_SHELL),
+        "elvish" => Kind::Shell(&ELVISH),
+        "fish" => Kind::Shell(&FISH),
+        "nu" => Kind::Shell(&NU),
+        "xonsh" => Kind::Shell(&XONSH),
+        "pwsh" | "powershell" | "powershell_ise" => Kind::PowerShell,
+        "cmd" => Kind::Cmd,
+        "eval" => Kind::Eval,
+        "source" | "." => Kind::Source,
+        "alias" => Kind::Alias,
+        "trap" => Kind::Trap,
+        "hash" => Kind::Hash,
+        "let" => Kind::Let,
+        "mapfile" | "readarray" => Kind::Mapfile,
+        "fc" => Kind::Fc,
+        "git" => Kind::Git,
+        "unshare" => Kind::Exec(&UNSHARE, 0),
+        "nsenter" => Kind::Exec(&NSENTER, 0),
+        "iex" | "invoke-expression" => Kind::InvokeExpression,
+        "start" | "start-process" | "saps" | "runas" | "open" | "xdg-open" | "invoke-item"
+        | "ii" => Kind::AnyProgram,
+        // Terminal multiplexers run their string arguments in a shell.
+        "parallel" | "tmux" | "screen" | "byobu" | "zellij" => Kind::AnyScript,
+        "ssh" | "scp" | "sftp" => Kind::Ssh,
+        "rsync" => Kind::Rsync,
+        "at" | "batch" => Kind::At,
+        "crontab" => Kind::Crontab,
+        "node" | "nodejs" | "perl" | "ruby" | "php" | "lua" | "luajit" | "pypy" | "pypy3"
+        | "rscript" | "tclsh" => Kind::Interpreter,
+        k if k.starts_with("python") => Kind::Interpreter,
+        "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye" | "pixi" | "devbox" | "conda"
+        | "mamba" | "micromamba" | "pipx" => Kind::Runner(&["run"]),
+        "bundle" | "asdf" | "rbenv" | "pyenv" | "nodenv" | "goenv" | "direnv" => {
+            Kind::Runner(&["exec"])
+        }
+        "npm" | "mise" | "rtx" => Kind::Runner(&["exec", "x"]),
+        "pnpm" | "yarn" => Kind::Runner(&["exec", "dlx"]),
+        "bun" => Kind::Runner(&["x"]),
+        "npx" | "pnpx" | "bunx" | "uvx" | "dotenv" => Kind::Runner(&[]),
+        // Credential injectors, the usual way to run an infrastructure CLI with secrets.
+        "aws-vault" | "saml2aws" | "chamber" | "aws-sso" => Kind::Runner(&["exec"]),
+        "op" | "doppler" | "infisical" => Kind::Runner(&["run"]),
+        "sops" => Kind::Runner(&["exec-env", "exec-file"]),
+        _ => return None,
+    })
+}
+
+/// Paths through which a shell reads its standard input as a script.
+fn is_stdin_path(path: &str) -> bool {
+    matches!(path, "-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0")
+}
+
+fn opaque(program: &str, reason: &'static str) -> GuardError {
+    GuardError::Opaque {
+        program: program.to_owned(),
+        reason,
+    }
+}
+
+/// The words from `i` on.
+fn from(args: &[Arg], i: usize) -> &[Arg] {
+    args.get(i..).unwrap_or_default()
+}
+
+impl Analyzer<'_> {
+    /// The protected program `word` names, if any.
+    fn protected(&self, word: &str) -> Option<Hit> {
+        self.guard.lookup(&names::normalize(word)).map(|p| Hit {
+            program: p.name.clone(),
+            word: word.to_owned(),
+        })
+    }
+
+    /// Which program a command word starts: a hit, its normalised name, or `None` when it
+    /// cannot be known (the error is recorded).
+    fn resolve(&mut self, arg: &Arg) -> Option<Result<Hit, String>> {
+        if let Some(value) = arg.known() {
+            // zsh expands `=cmd` to the path of `cmd`.
+            let value = match value.strip_prefix('=') {
+                Some(rest) if !rest.is_empty() && !rest.starts_with('=') => rest.to_owned(),
+                _ => value,
+            };
+            if let Some(hit) = self.protected(&value) {
+                return Some(Ok(hit));
+            }
+            // `C:\tools\kubectl.exe` unquoted is `C:toolskubectl.exe` to bash, but the agent
+            // meant a Windows path (and may run it through a Windows shell).
+            if arg.raw.contains('\\') {
+                let unquoted: String = arg
+                    .raw
+                    .chars()
+                    .filter(|c| !matches!(c, '\'' | '"'))
+                    .collect();
+                if let Some(hit) = self.protected(&unquoted) {
+                    return Some(Ok(hit));
+                }
+            }
+            return Some(Err(names::normalize(&value)));
+        }
+        if let Some(tail) = arg.tail().filter(|t| !t.is_empty()) {
+            if let Some(mut hit) = self.protected(&tail) {
+                hit.word.clone_from(&arg.raw);
+                return Some(Ok(hit));
+            }
+            if !arg.splits() {
+                return Some(Err(names::normalize(&tail)));
+            }
+        }
+        self.fail(GuardError::DynamicProgram {
+            word: arg.raw.clone(),
+        });
+        None
+    }
+
+    /// Analyses the words of a simple command.
+    pub(crate) fn argv(&mut self, args: &[Arg], ctx: &Ctx) -> Flow {
+        let Some(first) = args.first() else {
+            if ctx.appended {
+                self.fail(opaque("xargs", "its input supplies the command"));
+            }
+            return ControlFlow::Continue(());
+        };
+        if ctx.chain > MAX_CHAIN {
+            self.fail(GuardError::TooDeep {
+                what: "wrappers around wrappers",
+            });
+            return ControlFlow::Continue(());
+        }
+        let key = match self.resolve(first) {
+            None => return ControlFlow::Continue(()),
+            Some(Ok(hit)) => return self.found(hit),
+            Some(Err(key)) => key,
+        };
+        let Some(kind) = kind(&key) else {
+            return ControlFlow::Continue(());
+        };
+        let ctx = Ctx {
+            chain: ctx.chain + 1,
+            ..ctx.clone()
+        };
+        self.wrapper(kind, &key, args, &ctx)
+    }
+
+    /// Reads the options of `program`; `None` when that fails (the error is recorded).
+    fn options(
+        &mut self,
+        program: &str,
+        spec: &Spec,
+        args: &[Arg],
+        start: usize,
+    ) -> Option<opts::Parsed> {
+        match opts::parse(program, spec, args, start) {
+            Ok(parsed) => Some(parsed),
+            Err(error) => {
+                self.fail(error);
+                None
+            }
+        }
+    }
+
+    fn wrapper(&mut self, kind: Kind, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        let continue_ = ControlFlow::Continue(());
+        match kind {
+            Kind::Exec(spec, operands) => {
+                let Some(parsed) = self.options(program, spec, args, 1) else {
+                    return continue_;
+                };
+                if program == "torsocks" && parsed.has("shell") {
+                    return continue_;
+                }
+                self.after_operands(program, args, parsed.next, operands, ctx)
+            }
+            Kind::Prefix => {
+                let start = usize::from(args.get(1).and_then(Arg::known).as_deref() == Some("--"));
+                self.argv(from(args, 1 + start), ctx)
+            }
+            Kind::Env => self.env(args, ctx),
+            Kind::Sudo => {
+                let Some(parsed) = self.options(program, &SUDO, args, 1) else {
+                    return continue_;
+                };
+                if parsed.has("e") || parsed.has("edit") {
+                    return continue_;
+                }
+                let next = self.assignments(args, parsed.next, ctx)?;
+                let rest = from(args, next);
+                let shell = ["s", "i", "shell", "login"].iter().any(|o| parsed.has(o));
+                if shell {
+                    if rest.is_empty() {
+                        return self.stdin_code(program, ctx, Lang::Shell);
+                    }
+                    // `sudo -s CMD` runs `$SHELL -c CMD`.
+                    self.code(program, &Arg::join(rest), ctx, Lang::Shell)?;
+                }
+                self.argv(rest, ctx)
+            }
+            Kind::Command => {
+                let Some(parsed) = self.options(program, &COMMAND, args, 1) else {
+                    return continue_;
+                };
+                if parsed.has("v") || parsed.has("V") {
+                    return continue_;
+                }
+                self.argv(from(args, parsed.next), ctx)
+            }
+            Kind::Ionice => {
+                let Some(parsed) = self.options(program, &IONICE, args, 1) else {
+                    return continue_;
+                };
+                if ["p", "P", "u", "pid", "pgid", "uid"]
+                    .iter()
+                    .any(|o| parsed.has(o))
+                {
+                    return continue_;
+                }
+                self.argv(from(args, parsed.next), ctx)
+            }
+            Kind::Xargs => self.xargs(args, ctx),
+            Kind::Watch => {
+                let Some(parsed) = self.options(program, &WATCH, args, 1) else {
+                    return continue_;
+                };
+                let rest = from(args, parsed.next);
+                if rest.is_empty() {
+                    return continue_;
+                }
+                if parsed.has("x") || parsed.has("exec") {
+                    self.argv(rest, ctx)
+                } else {
+                    // Without `-x`, watch runs `sh -c` on its words joined.
+                    self.code(program, &Arg::join(rest), ctx, Lang::Shell)
+                }
+            }
+            Kind::Find => self.find(args, ctx, &["-exec", "-execdir", "-ok", "-okdir"], &["{}"]),
+            Kind::Fd => self.find(
+                args,
+                ctx,
+                &["-x", "--exec", "-X", "--exec-batch"],
+                &["{}", "{.}", "{/}", "{//}", "{/.}"],
+            ),
+            Kind::Busybox => {
+                if args
+                    .get(1)
+                    .and_then(Arg::known)
+                    .is_some_and(|v| v.starts_with('-'))
+                {
+                    return continue_;
+                }
+                self.argv(from(args, 1), ctx)
+            }
+            Kind::Chroot => {
+                let Some(parsed) = self.options(program, &CHROOT, args, 1) else {
+                    return continue_;
+                };
+                if args.len() <= parsed.next + 1 {
+                    // No command: chroot starts an interactive shell.
+                    return self.stdin_code(program, ctx, Lang::Shell);
+                }
+                self.after_operands(program, args, parsed.next, 1, ctx)
+            }
+            Kind::Chrt => {
+                let Some(parsed) = self.options(program, &CHRT, args, 1) else {
+                    return continue_;
+                };
+                if ["p", "pid", "m", "max"].iter().any(|o| parsed.has(o)) {
+                    return continue_;
+                }
+                self.after_operands(program, args, parsed.next, 1, ctx)
+            }
+            Kind::Taskset => {
+                let Some(parsed) = self.options(program, &TASKSET, args, 1) else {
+                    return continue_;
+                };
+                if parsed.has("p") || parsed.has("pid") {
+                    return continue_;
+                }
+                self.after_operands(program, args, parsed.next, 1, ctx)
+            }
+            Kind::Flock => {
+                let Some(parsed) = self.options(program, &FLOCK, args, 1) else {
+                    return continue_;
+                };
+                if let Some(code) = parsed.value("c").or_else(|| parsed.value("command")) {
+                    return self.code(program, &code.clone(), ctx, Lang::Shell);
+                }
+                let rest = from(args, parsed.next + 1);
+                match rest.first().and_then(Arg::known).as_deref() {
+                    Some("-c" | "--command") => match rest.get(1) {
+                        Some(code) => self.code(program, code, ctx, Lang::Shell),
+                        None => continue_,
+                    },
+                    _ => self.after_operands(program, args, parsed.next, 1, ctx),
+                }
+            }
+            Kind::Su | Kind::Runuser => self.su(program, kind, args, ctx),
+            Kind::Sg => {
+                // `sg [-] GROUP [-c] COMMAND`
+                let mut i = 1;
+                if args.get(i).and_then(Arg::known).as_deref() == Some("-") {
+                    i += 1;
+                }
+                i += 1;
+                if args.get(i).and_then(Arg::known).as_deref() == Some("-c") {
+                    i += 1;
+                }
+                match args.get(i) {
+                    Some(code) => self.code(program, code, ctx, Lang::Shell),
+                    None => self.stdin_code(program, ctx, Lang::Shell),
+                }
+            }
+            Kind::Script => {
+                let Some(parsed) = self.options(program, &SCRIPT, args, 1) else {
+                    return continue_;
+                };
+                match parsed.value("c").or_else(|| parsed.value("command")) {
+                    Some(code) => self.code(program, &code.clone(), ctx, Lang::Shell),
+                    None => self.stdin_code(program, ctx, Lang::Shell),
+                }
+            }
+            Kind::Wsl => {
+                let Some(parsed) = self.options(program, &WSL, args, 1) else {
+                    return continue_;
+                };
+                let manage = [
+                    "list", "shutdown", "status", "update", "install", "help", "version",
+                ];
+                if manage.iter().any(|o| parsed.has(o)) {
+                    return continue_;
+                }
+                let rest = from(args, parsed.next);
+                if parsed.has("e") || parsed.has("exec") {
+                    return self.argv(rest, ctx);
+                }
+                if rest.is_empty() {
+                    return self.stdin_code(program, ctx, Lang::Shell);
+                }
+                // Without `--exec`, the words are a command line for the default Linux shell.
+                self.code(program, &Arg::join(rest), ctx, Lang::Shell)
+            }
+            Kind::Shell(spec) => self.shell(program, spec, args, ctx),
+            Kind::PowerShell => self.powershell(program, args, ctx),
+            Kind::Cmd => self.cmd(program, args, ctx),
+            Kind::Eval => {
+                let start = usize::from(args.get(1).and_then(Arg::known).as_deref() == Some("--"));
+                let rest = from(args, 1 + start);
+                if rest.is_empty() {
+                    return continue_;
+                }
+                self.code(program, &Arg::join(rest), ctx, Lang::Shell)
+            }
+            Kind::Source => {
+                let start = usize::from(args.get(1).and_then(Arg::known).as_deref() == Some("--"));
+                match args.get(1 + start) {
+                    Some(file) => self.script_file(program, file, ctx, false),
+                    None => continue_,
+                }
+            }
+            Kind::Alias => {
+                for arg in from(args, 1) {
+                    if arg.known().is_some_and(|v| v.starts_with('-')) {
+                        continue;
+                    }
+                    if let Some(value) = arg.after_equals() {
+                        self.code(program, &value, ctx, Lang::Shell)?;
+                    }
+                }
+                continue_
+            }
+            Kind::Trap => {
+                let mut i = 1;
+                match args.get(i).and_then(Arg::known).as_deref() {
+                    Some("-p" | "-l" | "-P") => return continue_,
+                    Some("--") => i += 1,
+                    _ => {}
+                }
+                match args.get(i) {
+                    Some(action) => self.code(program, action, ctx, Lang::Shell),
+                    None => continue_,
+                }
+            }
+            Kind::Hash => {
+                let Some(parsed) = self.options(program, &HASH, args, 1) else {
+                    return continue_;
+                };
+                // `hash -p PATH NAME` makes NAME run PATH.
+                if let Some(path) = parsed.value("p")
+                    && let Some(Ok(hit)) = self.resolve(&path.clone())
+                {
+                    return self.found(hit);
+                }
+                continue_
+            }
+            Kind::Let => {
+                for arg in from(args, 1) {
+                    if let Some(expr) = arg.value() {
+                        self.text(&expr, ctx.depth)?;
+                    }
+                }
+                continue_
+            }
+            Kind::Mapfile => {
+                let Some(parsed) = self.options(program, &MAPFILE, args, 1) else {
+                    return continue_;
+                };
+                // `mapfile -C CALLBACK` evaluates the callback.
+                match parsed.value("C") {
+                    Some(callback) => self.code(program, &callback.clone(), ctx, Lang::Shell),
+                    None => continue_,
+                }
+            }
+            Kind::Fc => {
+                let listing = from(args, 1).iter().any(|a| {
+                    a.known()
+                        .is_some_and(|v| v.starts_with('-') && v.contains('l'))
+                });
+                if !listing {
+                    self.fail(opaque(program, "it re-runs commands from the history"));
+                }
+                continue_
+            }
+            Kind::Git => self.git(args, ctx),
+            Kind::Ssh => {
+                let mut i = 1;
+                while let Some(arg) = args.get(i) {
+                    i += 1;
+                    let Some(value) = arg.known() else { continue };
+                    let option = match value.strip_prefix("-o") {
+                        Some("") => args.get(i).and_then(Arg::known),
+                        Some(attached) => Some(attached.to_owned()),
+                        None => None,
+                    };
+                    if let Some(option) = option
+                        && let Some((key, command)) = option.split_once(['=', ' '])
+                        && matches!(
+                            key.to_ascii_lowercase().as_str(),
+                            "proxycommand" | "localcommand" | "knownhostscommand"
+                        )
+                    {
+                        self.hits_only(command, ctx.depth + 1)?;
+                    }
+                }
+                continue_
+            }
+            Kind::Rsync => {
+                let mut i = 1;
+                while let Some(arg) = args.get(i) {
+                    i += 1;
+                    let Some(value) = arg.known() else { continue };
+                    let command = match value.as_str() {
+                        "-e" | "--rsh" => args.get(i).and_then(Arg::known),
+                        v => v.strip_prefix("--rsh=").map(str::to_owned),
+                    };
+                    if let Some(command) = command {
+                        self.hits_only(&command, ctx.depth + 1)?;
+                    }
+                }
+                continue_
+            }
+            Kind::At => {
+                let Some(parsed) = self.options(program, &AT, args, 1) else {
+                    return continue_;
+                };
+                if ["f", "l", "r", "d", "c"].iter().any(|o| parsed.has(o)) {
+                    return continue_;
+                }
+                self.stdin_code(program, ctx, Lang::Shell)
+            }
+            Kind::Crontab => {
+                let operands: Vec<Option<String>> = from(args, 1).iter().map(Arg::known).collect();
+                let listing = operands
+                    .iter()
+                    .flatten()
+                    .any(|v| v.starts_with('-') && v.len() > 1 && v.contains(['l', 'r', 'e']));
+                let file = operands.iter().flatten().any(|v| !v.starts_with('-'));
+                if listing || file {
+                    return continue_;
+                }
+                self.stdin_code(program, ctx, Lang::Shell)
+            }
+            Kind::Interpreter => {
+                const VALUES: &[&str] = &[
+                    "-W",
+                    "-X",
+                    "-Q",
+                    "-I",
+                    "-r",
+                    "-C",
+                    "-m",
+                    "--require",
+                    "--loader",
+                    "--import",
+                    "--env-file",
+                ];
+                let mut i = 1;
+                while let Some(value) = args.get(i).and_then(Arg::known) {
+                    if !value.starts_with('-') || value == "-" {
+                        break;
+                    }
+                    i += if VALUES.contains(&value.as_str()) {
+                        2
+                    } else {
+                        1
+                    };
+                }
+                match args.get(i) {
+                    Some(script) if !script.may_be_option() => self.script_name(script),
+                    _ => continue_,
+                }
+            }
+            Kind::InvokeExpression => {
+                let rest: Vec<Arg> = from(args, 1)
+                    .iter()
+                    .filter(|a| {
+                        !a.known().is_some_and(|v| {
+                            let v = v.to_ascii_lowercase();
+                            v.len() > 1 && "-command".starts_with(&v)
+                        })
+                    })
+                    .cloned()
+                    .collect();
+                if rest.is_empty() {
+                    return continue_;
+                }
+                self.code(
+                    program,
+                    &Arg::join(&rest),
+                    ctx,
+                    Lang::Foreign(Dialect::PowerShell),
+                )
+            }
+            Kind::AnyProgram => self.any_program(from(args, 1), ctx),
+            Kind::AnyScript => {
+                for arg in from(args, 1) {
+                    if let Some(text) = arg.known() {
+                        let mut sub = self.sub();
+                        let _ = sub.script(&text, ctx.depth + 1, &Stdin::Inherit);
+                        if let Some(hit) = sub.into_hit() {
+                            return self.found(hit);
+                        }
+                    }
+                }
+                let rest = from(args, 1);
+                match rest.iter().position(|a| !a.may_be_option()) {
+                    Some(i) => self.argv(
+                        from(rest, i),
+                        &Ctx {
+                            appended: true,
+                            ..ctx.clone()
+                        },
+                    ),
+                    None => continue_,
+                }
+            }
+            Kind::Runner(subcommands) => {
+                let start =
+                    if subcommands.is_empty() {
+                        1
+                    } else {
+                        match args.iter().skip(1).position(|a| {
+                            a.known().is_some_and(|v| subcommands.contains(&v.as_str()))
+                        }) {
+                            Some(i) => i + 2,
+                            None => return continue_,
+                        }
+                    };
+                self.any_program(from(args, start), ctx)
+            }
+        }
+    }
+
+    /// Skips `operands` words after the options (each exactly one word), then analyses the
+    /// command.
+    fn after_operands(
+        &mut self,
+        program: &str,
+        args: &[Arg],
+        next: usize,
+        operands: usize,
+        ctx: &Ctx,
+    ) -> Flow {
+        for i in next..next + operands {
+            match args.get(i) {
+                Some(arg) if arg.single() => {}
+                Some(_) => {
+                    self.fail(opaque(program, "an expansion stands where its operands go"));
+                    return ControlFlow::Continue(());
+                }
+                None => return ControlFlow::Continue(()),
+            }
+        }
+        self.argv(from(args, next + operands), ctx)
+    }
+
+    fn env(&mut self, args: &[Arg], ctx: &Ctx) -> Flow {
+        let Some(parsed) = self.options("env", &ENV, args, 1) else {
+            return ControlFlow::Continue(());
+        };
+        let splits: Vec<&Arg> = parsed
+            .options
+            .iter()
+            .filter(|o| o.name == "S" || o.name == "split-string")
+            .filter_map(|o| o.value.as_ref())
+            .collect();
+        if !splits.is_empty() {
+            // `env -S STRING`: the string's words take its place, options included.
+            let mut words = vec![Arg::literal("env")];
+            for split in splits {
+                let Some(text) = split.value() else {
+                    self.fail(opaque(
+                        "env",
+                        "its -S string is computed when the line runs",
+                    ));
+                    return ControlFlow::Continue(());
+                };
+                words.extend(foreign::split_env_string(&text));
+            }
+            words.extend(from(args, parsed.next).iter().cloned());
+            return self.argv(&words, ctx);
+        }
+        let next = self.assignments(args, parsed.next, ctx)?;
+        self.argv(from(args, next), ctx)
+    }
+
+    /// Skips `NAME=VALUE` words from `i` (`env`, `sudo`); returns where the command starts.
+    fn assignments(&mut self, args: &[Arg], mut i: usize, ctx: &Ctx) -> ControlFlow<(), usize> {
+        while let Some(arg) = args.get(i)
+            && let Some(value) = arg.known()
+            && let Some((name, _)) = value.split_once('=')
+        {
+            if let Some(assigned) = arg.after_equals() {
+                self.command_variable(name, &assigned, ctx.depth)?;
+            }
+            i += 1;
+        }
+        ControlFlow::Continue(i)
+    }
+
+    /// `git -c KEY=VALUE …` and `git config KEY VALUE`: aliases starting with `!`, pagers,
+    /// editors, SSH commands, helpers and drivers are commands; they are checked for protected
+    /// programs.
+    fn git(&mut self, args: &[Arg], ctx: &Ctx) -> Flow {
+        fn runs_value(key: &str, value: &str) -> bool {
+            let key = key.to_ascii_lowercase();
+            const COMMANDS: &[&str] = &[
+                "pager",
+                "editor",
+                "sshcommand",
+                "program",
+                "helper",
+                "command",
+                "external",
+                "driver",
+                "clean",
+                "smudge",
+                "process",
+                "askpass",
+                "difffilter",
+                "fsmonitor",
+                "textconv",
+                "cmd",
+                "tool",
+                "hook",
+            ];
+            value.starts_with('!')
+                || COMMANDS
+                    .iter()
+                    .any(|c| key.rsplit('.').next().is_some_and(|last| last.contains(c)))
+        }
+        let words: Vec<Option<String>> = args.iter().map(Arg::known).collect();
+        let mut commands = Vec::new();
+        let mut i = 1;
+        while i < words.len() {
+            match words.get(i).cloned().flatten() {
+                Some(flag) if flag == "-c" => {
+                    if let Some(Some(setting)) = words.get(i + 1)
+                        && let Some((key, value)) = setting.split_once('=')
+                        && runs_value(key, value)
+                    {
+                        commands.push(value.to_owned());
+                    }
+                    i += 2;
+                }
+                Some(sub) if sub == "config" => {
+                    // `git config [--global] KEY VALUE`
+                    let rest: Vec<String> = words
+                        .get(i + 1..)
+                        .unwrap_or_default()
+                        .iter()
+                        .flatten()
+                        .filter(|w| !w.starts_with('-'))
+                        .cloned()
+                        .collect();
+                    if let [key, value, ..] = rest.as_slice()
+                        && runs_value(key, value)
+                    {
+                        commands.push(value.clone());
+                    }
+                    break;
+                }
+                _ => i += 1,
+            }
+        }
+        for command in commands {
+            self.hits_only(command.trim_start_matches('!'), ctx.depth + 1)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn xargs(&mut self, args: &[Arg], ctx: &Ctx) -> Flow {
+        let Some(parsed) = self.options("xargs", &XARGS, args, 1) else {
+            return ControlFlow::Continue(());
+        };
+        let replace = parsed
+            .value("I")
+            .or_else(|| parsed.value("J"))
+            .and_then(Arg::value)
+            .or_else(|| {
+                ["i", "replace"].iter().find(|o| parsed.has(o)).map(|o| {
+                    parsed
+                        .value(o)
+                        .and_then(Arg::value)
+                        .unwrap_or_else(|| "{}".to_owned())
+                })
+            });
+        let rest = from(args, parsed.next);
+        if rest.is_empty() {
+            // The command defaults to `echo`.
+            return ControlFlow::Continue(());
+        }
+        let rest: Vec<Arg> = rest
+            .iter()
+            .map(|arg| {
+                replace
+                    .as_deref()
+                    .and_then(|r| arg.fill_in(r, ""))
+                    .unwrap_or_else(|| arg.clone())
+            })
+            .collect();
+        self.argv(
+            &rest,
+            &Ctx {
+                appended: true,
+                ..ctx.clone()
+            },
+        )
+    }
+
+    /// `find … -exec CMD ;` and `fd … -x CMD`: the words after an `actions` word, up to `;` or
+    /// `+`, are a command; `placeholders` in them are file names.
+    fn find(&mut self, args: &[Arg], ctx: &Ctx, actions: &[&str], placeholders: &[&str]) -> Flow {
+        let mut i = 1;
+        while let Some(arg) = args.get(i) {
+            i += 1;
+            if arg.splits() {
+                self.fail(opaque(
+                    "find",
+                    "an unquoted expansion stands in its arguments",
+                ));
+                continue;
+            }
+            if !arg.known().is_some_and(|v| actions.contains(&v.as_str())) {
+                continue;
+            }
+            let start = i;
+            while args
+                .get(i)
+                .is_some_and(|a| !matches!(a.value().as_deref(), Some(";" | "+")))
+            {
+                i += 1;
+            }
+            let command: Vec<Arg> = args
+                .get(start..i)
+                .unwrap_or_default()
+                .iter()
+                .map(|arg| {
+                    placeholders
+                        .iter()
+                        .fold(None, |filled: Option<Arg>, p| {
+                            // The names are paths below the starting point: `./…`.
+                            filled.as_ref().unwrap_or(arg).fill_in(p, "./").or(filled)
+                        })
+                        .unwrap_or_else(|| arg.clone())
+                })
+                .collect();
+            self.argv(&command, ctx)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn su(&mut self, program: &str, kind: Kind, args: &[Arg], ctx: &Ctx) -> Flow {
+        let spec = if matches!(kind, Kind::Runuser) {
+            &RUNUSER
+        } else {
+            &SU
+        };
+        // su reads options anywhere (`su - root -c CMD`): skip operands between them.
+        let mut i = 1;
+        let mut code = None;
+        loop {
+            let Some(parsed) = self.options(program, spec, args, i) else {
+                return ControlFlow::Continue(());
+            };
+            if parsed.has("u") || parsed.has("user") {
+                // `runuser -u USER CMD…` runs the command itself.
+                return self.argv(from(args, parsed.next), ctx);
+            }
+            for name in ["c", "command", "session-command"] {
+                if let Some(value) = parsed.value(name) {
+                    code = Some(value.clone());
+                }
+            }
+            if parsed.next >= args.len() {
+                break;
+            }
+            i = parsed.next + 1;
+        }
+        match code {
+            Some(code) => self.code(program, &code, ctx, Lang::Shell),
+            None => self.stdin_code(program, ctx, Lang::Shell),
+        }
+    }
+
+    fn shell(&mut self, program: &str, spec: &ShellSpec, args: &[Arg], ctx: &Ctx) -> Flow {
+        let Some(parsed) = self.options(program, &spec.options, args, 1) else {
+            return ControlFlow::Continue(());
+        };
+        if let Some(code) = spec.code_options.iter().find_map(|o| parsed.value(o)) {
+            return self.code(program, &code.clone(), ctx, Lang::Shell);
+        }
+        for startup in ["rcfile", "init-file"] {
+            if parsed
+                .value(startup)
+                .is_some_and(|f| f.raw.starts_with("<("))
+            {
+                self.fail(opaque(
+                    program,
+                    "it runs a startup file that a command writes",
+                ));
+            }
+        }
+        let operands = from(args, parsed.next);
+        if spec.c_operand && parsed.has("c") {
+            return match operands.first() {
+                Some(code) => self.code(program, code, ctx, Lang::Shell),
+                None => {
+                    if ctx.appended {
+                        self.fail(opaque(program, "its input supplies the command string"));
+                    }
+                    ControlFlow::Continue(())
+                }
+            };
+        }
+        if !parsed.has("s")
+            && let Some(file) = operands.first()
+        {
+            return self.script_file(program, file, ctx, true);
+        }
+        self.stdin_code(program, ctx, Lang::Shell)
+    }
+
+    /// A shell or `source` reading the script `file`: its content is not analysed (a documented
+    /// limit), unless it is standard input or computed.
+    /// `options`: the program reads options before the file (a shell), so a computed name
+    /// might be one (`bash "$X" CMD` runs CMD when X is `-c`); a name holding `/` cannot be.
+    fn script_file(&mut self, program: &str, file: &Arg, ctx: &Ctx, options: bool) -> Flow {
+        self.script_name(file)?;
+        match file.known() {
+            Some(path) if is_stdin_path(&path) => self.stdin_code(program, ctx, Lang::Shell),
+            Some(path) if path.starts_with("/dev/fd/") || path.starts_with("/proc/self/fd/") => {
+                self.fail(opaque(program, "it reads a script from a descriptor"));
+                ControlFlow::Continue(())
+            }
+            _ if file.raw.starts_with("<(") => {
+                self.fail(opaque(program, "it runs a script that a command writes"));
+                ControlFlow::Continue(())
+            }
+            None if options && file.may_be_option() && !file.has_char('/') => {
+                // `bash "$X" CMD` runs CMD when X is `-c`.
+                self.fail(opaque(program, "an expansion stands where its options go"));
+                ControlFlow::Continue(())
+            }
+            _ => ControlFlow::Continue(()),
+        }
+    }
+
+    /// A script run by an interpreter: a hit when it is named like a protected program.
+    fn script_name(&mut self, script: &Arg) -> Flow {
+        let name = script.known().or_else(|| script.tail());
+        match name.and_then(|n| self.protected(&n)) {
+            Some(mut hit) => {
+                hit.word.clone_from(&script.raw);
+                self.found(hit)
+            }
+            None => ControlFlow::Continue(()),
+        }
+    }
+
+    /// A program reading commands from its standard input.
+    fn stdin_code(&mut self, program: &str, ctx: &Ctx, lang: Lang) -> Flow {
+        match &ctx.stdin {
+            Stdin::Inherit | Stdin::File => ControlFlow::Continue(()),
+            Stdin::Pipe => {
+                self.fail(opaque(program, "it reads commands from a pipe"));
+                ControlFlow::Continue(())
+            }
+            Stdin::Unknown => {
+                self.fail(opaque(program, "it reads commands from a computed input"));
+                ControlFlow::Continue(())
+            }
+            Stdin::Text(text) => {
+                let text = text.clone();
+                let inner = Ctx {
+                    stdin: Stdin::Inherit,
+                    ..ctx.clone()
+                };
+                self.code(program, &text, &inner, lang)
+            }
+        }
+    }
+
+    /// A command string: analysed at the next depth. When part of it is computed, a hit in
+    /// the rest still counts; otherwise it cannot be analysed.
+    fn code(&mut self, program: &str, code: &Arg, ctx: &Ctx, lang: Lang) -> Flow {
+        let placeholder = match lang {
+            Lang::Shell => SHELL_PLACEHOLDER.to_owned(),
+            Lang::Foreign(_) => foreign::UNKNOWN.to_string(),
+        };
+        let (text, computed) = code.text_with(&placeholder);
+        let depth = ctx.depth + 1;
+        if !computed {
+            return self.code_text(&text, depth, &ctx.stdin, lang);
+        }
+        let mut sub = self.sub();
+        let _ = sub.code_text(&text, depth, &ctx.stdin, lang);
+        if let Some(hit) = sub.into_hit() {
+            return self.found(hit);
+        }
+        self.fail(opaque(
+            program,
+            "its command string is computed when the line runs",
+        ));
+        ControlFlow::Continue(())
+    }
+
+    fn code_text(&mut self, text: &str, depth: usize, stdin: &Stdin, lang: Lang) -> Flow {
+        match lang {
+            Lang::Shell => self.script(text, depth, stdin),
+            Lang::Foreign(dialect) => self.foreign(text, depth, dialect),
+        }
+    }
+
+    /// PowerShell or cmd text (see [`foreign`]).
+    pub(crate) fn foreign(&mut self, text: &str, depth: usize, dialect: Dialect) -> Flow {
+        if depth > MAX_NESTING {
+            self.fail(GuardError::TooDeep {
+                what: "command strings inside command strings",
+            });
+            return ControlFlow::Continue(());
+        }
+        if !self.take_parse() {
+            return ControlFlow::Continue(());
+        }
+        let (commands, nested) = foreign::split(text, dialect);
+        for command in commands {
+            let mut words = command.words;
+            let Some(first) = words.first_mut() else {
+                continue;
+            };
+            if dialect == Dialect::Cmd {
+                // `@cmd` only hides the echo; `kubectl/version`, `kubectl,get` start kubectl.
+                if let Some(crate::word::Piece::Char { c: '@', .. }) = first.pieces.first() {
+                    first.pieces.remove(0);
+                }
+                if let Some(value) = first.value()
+                    && let Some(end) = value.find(['/', ',', '=', ';'])
+                    && end > 0
+                    && let Some(hit) = value.get(..end).and_then(|p| self.protected(p))
+                {
+                    return self.found(hit);
+                }
+            }
+            // A command name quoted with its arguments (`& "kubectl get pods"`,
+            // `[scriptblock]::Create('kubectl get pods')`): its first word counts too.
+            if let Some(value) = first.value()
+                && let Some(head) = value.split_whitespace().next()
+                && head != value
+                && let Some(hit) = self.protected(head)
+            {
+                return self.found(hit);
+            }
+            if dialect == Dialect::PowerShell
+                && !command.called
+                && words.len() == 1
+                && words.iter().all(|w| w.value().is_none())
+            {
+                // A lone variable or subexpression: its value is output, not run.
+                continue;
+            }
+            let ctx = Ctx {
+                depth,
+                stdin: if command.piped {
+                    Stdin::Pipe
+                } else {
+                    Stdin::Inherit
+                },
+                appended: false,
+                chain: 0,
+            };
+            self.argv(&words, &ctx)?;
+        }
+        for text in nested {
+            self.foreign(&text, depth + 1, Dialect::PowerShell)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn powershell(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        let lang = Lang::Foreign(Dialect::PowerShell);
+        let mut i = 1;
+        while let Some(arg) = args.get(i) {
+            let Some(value) = arg.known() else {
+                if arg.may_be_option() || arg.splits() {
+                    self.fail(opaque(program, "an expansion stands where its options go"));
+                    return ControlFlow::Continue(());
+                }
+                break;
+            };
+            if value == "-" || !(value.starts_with('-') || value.starts_with('/')) {
+                break;
+            }
+            let name = value.trim_start_matches(['-', '/']).to_ascii_lowercase();
+            let (name, attached) = match name.split_once(':') {
+                Some((n, v)) => (n.to_owned(), Some(v.to_owned())),
+                None => (name, None),
+            };
+            let value_at = |k: usize| args.get(k).cloned();
+            match powershell_parameter(&name) {
+                Some(Param::Command) => {
+                    let mut rest: Vec<Arg> = attached.iter().map(|a| Arg::literal(a)).collect();
+                    rest.extend(from(args, i + 1).iter().cloned());
+                    if rest.first().and_then(Arg::known).as_deref() == Some("-") {
+                        return self.stdin_code(program, ctx, lang);
+                    }
+                    if rest.is_empty() {
+                        return ControlFlow::Continue(());
+                    }
+                    return self.windows_code(program, &rest, ctx, lang);
+                }
+                Some(Param::CommandWithArgs) => {
+                    return match attached
+                        .map(|a| Arg::literal(&a))
+                        .or_else(|| value_at(i + 1))
+                    {
+                        Some(code) => self.code(program, &code, ctx, lang),
+                        None => ControlFlow::Continue(()),
+                    };
+                }
+                Some(Param::Encoded) => {
+                    let encoded = attached.or_else(|| value_at(i + 1).and_then(|a| a.value()));
+                    return match encoded.and_then(|e| foreign::decode_encoded_command(&e)) {
+                        Some(text) => self.code(program, &Arg::literal(&text), ctx, lang),
+                        None => {
+                            self.fail(opaque(program, "its encoded command cannot be decoded"));
+                            ControlFlow::Continue(())
+                        }
+                    };
+                }
+                Some(Param::File) => {
+                    let file = attached.or_else(|| value_at(i + 1).and_then(|a| a.value()));
+                    if file.as_deref() == Some("-") {
+                        return self.stdin_code(program, ctx, lang);
+                    }
+                    return ControlFlow::Continue(());
+                }
+                Some(Param::Help) => return ControlFlow::Continue(()),
+                Some(Param::Value) => i += if attached.is_some() { 1 } else { 2 },
+                Some(Param::Flag) => i += 1,
+                None => {
+                    self.fail(GuardError::UnknownOption {
+                        program: program.to_owned(),
+                        option: value,
+                    });
+                    return ControlFlow::Continue(());
+                }
+            }
+        }
+        // A positional argument starts the command (`powershell.exe` reads it as -Command;
+        // `pwsh` as -File, whose name is then examined as a program: the safer reading).
+        let rest = from(args, i);
+        if rest.is_empty() {
+            return self.stdin_code(program, ctx, lang);
+        }
+        self.windows_code(program, rest, ctx, lang)
+    }
+
+    /// The words of a Windows program's command line, joined as it joins them. The program
+    /// sees the words' own quotes only if the caller re-quoted them (as MSYS does for words
+    /// with blanks), so that reading is checked for hits too.
+    fn windows_code(&mut self, program: &str, words: &[Arg], ctx: &Ctx, lang: Lang) -> Flow {
+        let quoted = Arg::join_quoted(words);
+        let plain = Arg::join(words);
+        if quoted.pieces != plain.pieces {
+            let mut sub = self.sub();
+            let _ = sub.code(program, &quoted, ctx, lang);
+            if let Some(hit) = sub.into_hit() {
+                return self.found(hit);
+            }
+        }
+        self.code(program, &plain, ctx, lang)
+    }
+
+    fn cmd(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        let lang = Lang::Foreign(Dialect::Cmd);
+        for (i, arg) in args.iter().enumerate().skip(1) {
+            let Some(value) = arg.known() else {
+                self.fail(opaque(program, "an expansion stands where its options go"));
+                return ControlFlow::Continue(());
+            };
+            let lower = value.to_ascii_lowercase();
+            // Git Bash users write `//c` to keep MSYS from rewriting `/c` into a path.
+            let switch = lower.strip_prefix("//").or_else(|| lower.strip_prefix('/'));
+            match switch {
+                Some(s) if s.starts_with(['c', 'k', 'r']) => {
+                    let skip = value.len() - s.len() + 1;
+                    let mut rest: Vec<Arg> = Vec::new();
+                    if let Some(after) = value.get(skip..).filter(|a| !a.is_empty()) {
+                        rest.push(Arg::literal(after));
+                    }
+                    rest.extend(from(args, i + 1).iter().cloned());
+                    return self.windows_code(program, &rest, ctx, lang);
+                }
+                Some(_) => {}
+                None => return self.windows_code(program, from(args, i), ctx, lang),
+            }
+        }
+        self.stdin_code(program, ctx, lang)
+    }
+
+    /// Arguments of a program whose options are not modelled: any word naming a protected
+    /// program is a hit, and the first word that is not an option is analysed as a command.
+    fn any_program(&mut self, args: &[Arg], ctx: &Ctx) -> Flow {
+        for arg in args {
+            if let Some(value) = arg.known() {
+                for word in value.split_whitespace() {
+                    if let Some(hit) = self.protected(word) {
+                        return self.found(hit);
+                    }
+                }
+            }
+        }
+        let first = args.iter().position(|a| {
+            !a.may_be_option()
+                && !a
+                    .known()
+                    .is_some_and(|v| v.starts_with('/') && v.len() <= 9)
+        });
+        match first {
+            Some(i) => self.argv(from(args, i), ctx),
+            None => ControlFlow::Continue(()),
+        }
+    }
+}
+
+/// What a PowerShell command-line parameter is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Param {
+    Command,
+    CommandWithArgs,
+    Encoded,
+    File,
+    Value,
+    Flag,
+    Help,
+}
+
+/// The parameter `name` (lower case, without its dash) stands for: its full name, an alias, or
+/// a unique prefix; a prefix that could be a command parameter is taken for one.
+fn powershell_parameter(name: &str) -> Option<Param> {
+    const PARAMETERS: &[(&str, &[&str], Param)] = &[
+        ("command", &["c"], Param::Command),
+        ("commandwithargs", &["cwa"], Param::CommandWithArgs),
+        ("encodedcommand", &["e", "ec", "en", "enc"], Param::Encoded),
+        ("encodedarguments", &["ea"], Param::Value),
+        ("file", &["f"], Param::File),
+        ("executionpolicy", &["ex", "ep"], Param::Value),
+        ("configurationname", &["config"], Param::Value),
+        ("configurationfile", &[], Param::Value),
+        ("custompipename", &[], Param::Value),
+        ("inputformat", &["inp", "if"], Param::Value),
+        ("outputformat", &["o", "of"], Param::Value),
+        ("settingsfile", &["settings"], Param::Value),
+        ("windowstyle", &["w"], Param::Value),
+        ("workingdirectory", &["wd"], Param::Value),
+        ("version", &["v"], Param::Value),
+        ("psconsolefile", &[], Param::Value),
+        ("noprofile", &["nop"], Param::Flag),
+        ("nologo", &["nol"], Param::Flag),
+        ("noninteractive", &["noni"], Param::Flag),
+        ("noexit", &["noe"], Param::Flag),
+        ("noprofileloadtime", &[], Param::Flag),
+        ("login", &["l"], Param::Flag),
+        ("interactive", &["i"], Param::Flag),
+        ("mta", &[], Param::Flag),
+        ("sta", &[], Param::Flag),
+        ("help", &["h", "?"], Param::Help),
+    ];
+    if name.is_empty() {
+        return None;
+    }
+    if let Some((_, _, param)) = PARAMETERS
+        .iter()
+        .find(|(full, aliases, _)| *full == name || aliases.contains(&name))
+    {
+        return Some(*param);
+    }
+    let candidates: Vec<Param> = PARAMETERS
+        .iter()
+        .filter(|(full, _, _)| full.starts_with(name))
+        .map(|(_, _, param)| *param)
+        .collect();
+    for code in [Param::Command, Param::Encoded, Param::CommandWithArgs] {
+        if candidates.contains(&code) {
+            return Some(code);
+        }
+    }
+    match candidates.as_slice() {
+        [only] => Some(*only),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn powershell_parameters() {
+        assert_eq!(powershell_parameter("command"), Some(Param::Command));
+        assert_eq!(powershell_parameter("com"), Some(Param::Command));
+        assert_eq!(powershell_parameter("c"), Some(Param::Command));
+        assert_eq!(powershell_parameter("noprofile"), Some(Param::Flag));
+        assert_eq!(powershell_parameter("nop"), Some(Param::Flag));
+        assert_eq!(powershell_parameter("executionpolicy"), Some(Param::Value));
+        assert_eq!(powershell_parameter("enc"), Some(Param::Encoded));
+        assert_eq!(powershell_parameter("no"), None);
+        assert_eq!(powershell_parameter("bogus"), None);
+    }
+
+    #[test]
+    fn every_wrapper_name_is_normalised() {
+        for name in [
+            "env",
+            "sudo",
+            "sh",
+            "pwsh",
+            "cmd",
+            ".",
+            "-",
+            "start-process",
+        ] {
+            assert!(kind(&names::normalize(name)).is_some(), "{name}");
+        }
+    }
+}

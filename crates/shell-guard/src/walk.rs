@@ -1,0 +1,763 @@
+//! The walk over a parsed program: every command, word, redirection and nested command text.
+
+use std::cell::Cell;
+use std::ops::ControlFlow;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::rc::Rc;
+
+use brush_parser::ast;
+use brush_parser::{ParserOptions, Token};
+
+use crate::foreign::Dialect;
+use crate::word::{self, Arg, Piece};
+use crate::{Guard, GuardError, Hit, MAX_NESTING, MAX_SCRIPT_BYTES, Shell};
+
+/// `Break` once a protected program is found: the walk stops there.
+pub(crate) type Flow = ControlFlow<()>;
+
+/// At most this many `$(`, `${` and `$[` in one text: the tokenizer recurses on each level.
+const MAX_EXPANSIONS: usize = 4096;
+/// Stack the tokenizer may use per nested expansion (a debug build uses under 20 KiB).
+const STACK_PER_EXPANSION: usize = 32 * 1024;
+/// At most this many constructs nested in the grammar: it recurses on each.
+const MAX_CONSTRUCTS: usize = 32;
+/// At most this many parentheses and `case` commands nested in the grammar: it backtracks
+/// exponentially on them when they are not closed.
+const MAX_PARENS: usize = 10;
+/// At most this many nesting characters after `NAME[` in a word (see [`subscript_too_complex`]).
+const MAX_SUBSCRIPT_NESTING: usize = 12;
+/// Stack kept free for the grammar and for the walk of one program.
+const STACK: usize = 4 * 1024 * 1024;
+/// At most this many command texts parsed for one line (each `$(…)` is one).
+const MAX_PARSES: usize = 1000;
+
+/// Where a command's standard input comes from.
+#[derive(Clone, Debug)]
+pub(crate) enum Stdin {
+    /// Whatever the line's own input is (the agent's terminal or nothing).
+    Inherit,
+    /// The previous command of a pipeline.
+    Pipe,
+    /// A file.
+    File,
+    /// A descriptor or a process substitution: unknown content.
+    Unknown,
+    /// A here-document or here-string.
+    Text(Arg),
+}
+
+/// Collects the first hit and the first error of a walk.
+pub(crate) struct Analyzer<'g> {
+    pub(crate) guard: &'g Guard,
+    hit: Option<Hit>,
+    error: Option<GuardError>,
+    /// Parses left, shared with the analyses this one starts.
+    parses: Rc<Cell<usize>>,
+    /// Here-documents met in the program being walked.
+    heredocs: usize,
+    /// The text of the program being walked.
+    source: String,
+}
+
+impl<'g> Analyzer<'g> {
+    pub(crate) fn new(guard: &'g Guard) -> Analyzer<'g> {
+        Analyzer {
+            guard,
+            hit: None,
+            error: None,
+            parses: Rc::new(Cell::new(MAX_PARSES)),
+            heredocs: 0,
+            source: String::new(),
+        }
+    }
+
+    /// A separate analysis (whose errors will not count) sharing this one's budget.
+    pub(crate) fn sub(&self) -> Analyzer<'g> {
+        Analyzer {
+            guard: self.guard,
+            hit: None,
+            error: None,
+            parses: Rc::clone(&self.parses),
+            heredocs: 0,
+            source: String::new(),
+        }
+    }
+
+    /// Takes one parse from the budget; `false` (and an error) when it is spent.
+    pub(crate) fn take_parse(&mut self) -> bool {
+        let left = self.parses.get();
+        if left == 0 {
+            self.fail(GuardError::TooDeep {
+                what: "command strings in one line",
+            });
+            return false;
+        }
+        self.parses.set(left - 1);
+        true
+    }
+
+    /// Analyses a whole command line.
+    pub(crate) fn run(mut self, shell: Shell, script: &str) -> Result<Option<Hit>, GuardError> {
+        let _ = match shell {
+            Shell::Posix => self.script(script, 0, &Stdin::Inherit),
+            Shell::PowerShell => self.foreign(script, 0, Dialect::PowerShell),
+            Shell::Cmd => self.foreign(script, 0, Dialect::Cmd),
+        };
+        match (self.hit, self.error) {
+            (Some(hit), _) => Ok(Some(hit)),
+            (None, Some(error)) => Err(error),
+            (None, None) => Ok(None),
+        }
+    }
+
+    /// The hit found, if any: for analyses whose errors do not count.
+    pub(crate) fn into_hit(self) -> Option<Hit> {
+        self.hit
+    }
+
+    /// Records an error; the walk goes on, since a hit found later is the better answer.
+    pub(crate) fn fail(&mut self, error: GuardError) {
+        if self.error.is_none() {
+            self.error = Some(error);
+        }
+    }
+
+    /// Records a hit and stops the walk.
+    pub(crate) fn found(&mut self, hit: Hit) -> Flow {
+        self.hit = Some(hit);
+        ControlFlow::Break(())
+    }
+
+    /// Analyses shell text at nesting `depth`.
+    pub(crate) fn script(&mut self, text: &str, depth: usize, stdin: &Stdin) -> Flow {
+        if depth > MAX_NESTING {
+            self.fail(GuardError::TooDeep {
+                what: "command strings inside command strings",
+            });
+            return ControlFlow::Continue(());
+        }
+        if text.len() > MAX_SCRIPT_BYTES {
+            self.fail(GuardError::TooLong {
+                len: text.len(),
+                limit: MAX_SCRIPT_BYTES,
+            });
+            return ControlFlow::Continue(());
+        }
+        if !self.take_parse() {
+            return ControlFlow::Continue(());
+        }
+        match parse(text) {
+            Ok((program, heredocs_read)) => {
+                let outer = std::mem::replace(&mut self.heredocs, 0);
+                let outer_source = std::mem::replace(&mut self.source, text.to_owned());
+                let flow = stacker::maybe_grow(STACK, STACK, || {
+                    for list in &program.complete_commands {
+                        self.list(list, depth, stdin)?;
+                    }
+                    ControlFlow::Continue(())
+                });
+                let found = std::mem::replace(&mut self.heredocs, outer);
+                self.source = outer_source;
+                if found > heredocs_read {
+                    // brush-parser's tokenizer missed a here-document body (after `((`, which it
+                    // takes for arithmetic) and its grammar then took other tokens for the body
+                    // and the delimiter.
+                    self.fail(GuardError::Syntax(
+                        "a here-document the parser cannot read".to_owned(),
+                    ));
+                }
+                flow
+            }
+            Err(error) => {
+                self.fail(error);
+                ControlFlow::Continue(())
+            }
+        }
+    }
+
+    fn list(&mut self, list: &ast::CompoundList, d: usize, stdin: &Stdin) -> Flow {
+        for item in &list.0 {
+            for (_, pipeline) in item.0.iter() {
+                self.pipeline(pipeline, d, stdin)?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn pipeline(&mut self, pipeline: &ast::Pipeline, d: usize, stdin: &Stdin) -> Flow {
+        for (i, command) in pipeline.seq.iter().enumerate() {
+            let input = if i == 0 { stdin.clone() } else { Stdin::Pipe };
+            let timed = i == 0 && pipeline.timed.is_some();
+            self.command(command, d, &input, timed)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn command(&mut self, command: &ast::Command, d: usize, stdin: &Stdin, timed: bool) -> Flow {
+        match command {
+            ast::Command::Simple(simple) => self.simple(simple, d, stdin, timed),
+            ast::Command::Compound(compound, redirects) => {
+                let input = self.redirects(redirects.as_ref(), d, stdin)?;
+                self.compound(compound, d, &input)
+            }
+            ast::Command::Function(function) => {
+                self.word(&function.fname, d)?;
+                let input = self.redirects(function.body.1.as_ref(), d, stdin)?;
+                self.compound(&function.body.0, d, &input)
+            }
+            ast::Command::ExtendedTest(test, redirects) => {
+                self.redirects(redirects.as_ref(), d, stdin)?;
+                self.test(&test.expr, d)
+            }
+        }
+    }
+
+    fn compound(&mut self, compound: &ast::CompoundCommand, d: usize, stdin: &Stdin) -> Flow {
+        use ast::CompoundCommand as C;
+        match compound {
+            C::Arithmetic(arithmetic) => {
+                // brush-parser takes `( (cmd) )` and `((cmd) )` for arithmetic: bash reads
+                // nested subshells unless the parentheses open as `((` and close as `))`.
+                let (start, end) = (arithmetic.loc.start.index, arithmetic.loc.end.index);
+                let written: String = self
+                    .source
+                    .chars()
+                    .skip(start)
+                    .take(end.saturating_sub(start))
+                    .collect();
+                let arithmetic_text = written.starts_with("((") && written.ends_with("))");
+                match written.strip_prefix('(').and_then(|w| w.strip_suffix(')')) {
+                    Some(inner) if !arithmetic_text => self.script(inner, d + 1, stdin),
+                    _ => self.text(&arithmetic.expr.value, d),
+                }
+            }
+            C::ArithmeticForClause(clause) => {
+                for expr in [&clause.initializer, &clause.condition, &clause.updater]
+                    .into_iter()
+                    .flatten()
+                {
+                    self.text(&expr.value, d)?;
+                }
+                self.list(&clause.body.list, d, stdin)
+            }
+            C::BraceGroup(group) => self.list(&group.list, d, stdin),
+            C::Subshell(subshell) => self.list(&subshell.list, d, stdin),
+            C::ForClause(clause) => {
+                for value in clause.values.iter().flatten() {
+                    self.word(value, d)?;
+                }
+                self.list(&clause.body.list, d, stdin)
+            }
+            C::CaseClause(clause) => {
+                self.word(&clause.value, d)?;
+                for item in &clause.cases {
+                    for pattern in &item.patterns {
+                        self.word(pattern, d)?;
+                    }
+                    if let Some(list) = &item.cmd {
+                        self.list(list, d, stdin)?;
+                    }
+                }
+                ControlFlow::Continue(())
+            }
+            C::IfClause(clause) => {
+                self.list(&clause.condition, d, stdin)?;
+                self.list(&clause.then, d, stdin)?;
+                for branch in clause.elses.iter().flatten() {
+                    if let Some(condition) = &branch.condition {
+                        self.list(condition, d, stdin)?;
+                    }
+                    self.list(&branch.body, d, stdin)?;
+                }
+                ControlFlow::Continue(())
+            }
+            C::WhileClause(clause) | C::UntilClause(clause) => {
+                self.list(&clause.0, d, stdin)?;
+                self.list(&clause.1.list, d, stdin)
+            }
+            C::Coprocess(coprocess) => {
+                if let Some(name) = &coprocess.name {
+                    self.word(name, d)?;
+                }
+                self.command(&coprocess.body, d, stdin, false)
+            }
+        }
+    }
+
+    fn test(&mut self, expr: &ast::ExtendedTestExpr, d: usize) -> Flow {
+        use ast::ExtendedTestExpr as E;
+        match expr {
+            E::And(a, b) | E::Or(a, b) => {
+                self.test(a, d)?;
+                self.test(b, d)
+            }
+            E::Not(a) | E::Parenthesized(a) => self.test(a, d),
+            E::UnaryTest(_, w) => self.word(w, d).map_continue(|_| ()),
+            E::BinaryTest(_, a, b) => {
+                self.word(a, d)?;
+                self.word(b, d).map_continue(|_| ())
+            }
+        }
+    }
+
+    fn simple(
+        &mut self,
+        simple: &ast::SimpleCommand,
+        d: usize,
+        stdin: &Stdin,
+        timed: bool,
+    ) -> Flow {
+        let mut args = Vec::new();
+        let mut input = stdin.clone();
+        for item in simple.prefix.iter().flat_map(|p| p.0.iter()) {
+            input = self.item(item, d, &mut args, input)?;
+        }
+        if let Some(name) = &simple.word_or_name {
+            let arg = self.word(name, d)?;
+            args.push(arg.unwrap_or_else(|| Arg::unknown(&name.value)));
+        }
+        for item in simple.suffix.iter().flat_map(|s| s.0.iter()) {
+            input = self.item(item, d, &mut args, input)?;
+        }
+        // `time -f FMT cmd`: bash's `time` keyword took the word `time`; the rest is
+        // `/usr/bin/time`'s syntax.
+        // Variable names with subscripts run their command substitutions in `printf -v`,
+        // `read`, `unset`, `test -v` and friends: `printf -v 'a[$(cmd)]' x`.
+        for arg in args.iter().skip(1) {
+            if let Some(value) = arg.value()
+                && value.contains('[')
+                && (value.contains("$(") || value.contains('`'))
+            {
+                self.text_hits_only(&value, d)?;
+            }
+        }
+        if timed
+            && args
+                .first()
+                .and_then(Arg::known)
+                .is_some_and(|v| v.starts_with('-'))
+        {
+            args.insert(0, Arg::literal("time"));
+        }
+        let ctx = crate::argv::Ctx {
+            depth: d,
+            stdin: input,
+            appended: false,
+            chain: 0,
+        };
+        self.argv(&args, &ctx)
+    }
+
+    /// One prefix or suffix item of a simple command: adds to its words, returns its input.
+    fn item(
+        &mut self,
+        item: &ast::CommandPrefixOrSuffixItem,
+        d: usize,
+        args: &mut Vec<Arg>,
+        input: Stdin,
+    ) -> ControlFlow<(), Stdin> {
+        use ast::CommandPrefixOrSuffixItem as I;
+        match item {
+            I::IoRedirect(redirect) => return self.redirect(redirect, d, input),
+            I::Word(w) => {
+                let arg = self.word(w, d)?;
+                args.push(arg.unwrap_or_else(|| Arg::unknown(&w.value)));
+            }
+            I::AssignmentWord(assignment, w) => {
+                self.assignment(assignment, d)?;
+                if !args.is_empty() {
+                    // An argument of `export`, `declare`…: a word like any other (its command
+                    // texts were just analysed).
+                    let arg = word::scan_word(&w.value)
+                        .map_or_else(|_| Arg::unknown(&w.value), |(a, _)| a);
+                    args.push(arg);
+                }
+            }
+            I::ProcessSubstitution(kind, subshell) => {
+                self.list(&subshell.list, d, &Stdin::Inherit)?;
+                let raw = match kind {
+                    ast::ProcessSubstitutionKind::Read => "<(…)",
+                    ast::ProcessSubstitutionKind::Write => ">(…)",
+                };
+                args.push(Arg::unknown(raw));
+            }
+        }
+        ControlFlow::Continue(input)
+    }
+
+    fn assignment(&mut self, assignment: &ast::Assignment, d: usize) -> Flow {
+        let name = match &assignment.name {
+            ast::AssignmentName::ArrayElementName(name, index) => {
+                self.text(index, d)?;
+                name
+            }
+            ast::AssignmentName::VariableName(name) => name,
+        };
+        match &assignment.value {
+            ast::AssignmentValue::Scalar(value) => {
+                let arg = self.word(value, d)?;
+                if let Some(arg) = &arg {
+                    self.command_variable(name, arg, d)?;
+                }
+                self.stored_code(arg.as_ref(), d)
+            }
+            ast::AssignmentValue::Array(items) => {
+                for (key, value) in items {
+                    if let Some(key) = key {
+                        self.word(key, d)?;
+                    }
+                    let arg = self.word(value, d)?;
+                    self.stored_code(arg.as_ref(), d)?;
+                }
+                ControlFlow::Continue(())
+            }
+        }
+    }
+
+    /// Variables whose value other programs run as a command (`EDITOR=kubectl git commit`,
+    /// `GIT_SSH_COMMAND=…`): the value is checked for protected programs.
+    pub(crate) fn command_variable(&mut self, name: &str, value: &Arg, d: usize) -> Flow {
+        const VARIABLES: &[&str] = &[
+            "EDITOR",
+            "VISUAL",
+            "PAGER",
+            "MANPAGER",
+            "SYSTEMD_PAGER",
+            "GIT_EDITOR",
+            "GIT_PAGER",
+            "GIT_SEQUENCE_EDITOR",
+            "GIT_SSH",
+            "GIT_SSH_COMMAND",
+            "GIT_ASKPASS",
+            "GIT_EXTERNAL_DIFF",
+            "GIT_PROXY_COMMAND",
+            "SSH_ASKPASS",
+            "SUDO_ASKPASS",
+            "SUDO_EDITOR",
+            "BROWSER",
+            "LESSOPEN",
+            "LESSCLOSE",
+            "PROMPT_COMMAND",
+            "KUBE_EDITOR",
+            "SVN_EDITOR",
+            "CVS_RSH",
+            "RSYNC_RSH",
+            "FZF_DEFAULT_COMMAND",
+            "FCEDIT",
+            "PS0",
+            "PS1",
+            "PS2",
+            "PS4",
+            "TERMINAL",
+            "SHELL",
+        ];
+        if !VARIABLES.contains(&name) {
+            return ControlFlow::Continue(());
+        }
+        match value.value() {
+            Some(text) => self.hits_only(text.trim_start_matches(['|', '!']), d + 1),
+            None => ControlFlow::Continue(()),
+        }
+    }
+
+    /// Analyses shell text for protected programs only: what cannot be analysed in it is no
+    /// error (the text may not even be meant as a command).
+    pub(crate) fn hits_only(&mut self, text: &str, depth: usize) -> Flow {
+        let mut sub = self.sub();
+        let _ = sub.script(text, depth, &Stdin::Inherit);
+        match sub.into_hit() {
+            Some(hit) => self.found(hit),
+            None => ControlFlow::Continue(()),
+        }
+    }
+
+    /// A value stored in a variable can run later without `eval`: bash expands command
+    /// substitutions in array subscripts when arithmetic reads the variable
+    /// (`x='a[$(cmd)]'; echo $((x))`), and in `PS4` under `set -x`. Such text is analysed.
+    fn stored_code(&mut self, value: Option<&Arg>, d: usize) -> Flow {
+        match value.and_then(Arg::value) {
+            Some(text) if text.contains("$(") || text.contains('`') => {
+                self.text_hits_only(&text, d)
+            }
+            _ => ControlFlow::Continue(()),
+        }
+    }
+
+    /// [`Analyzer::text`] for protected programs only (the text may not be code at all).
+    fn text_hits_only(&mut self, text: &str, d: usize) -> Flow {
+        let mut sub = self.sub();
+        let _ = sub.text(text, d);
+        match sub.into_hit() {
+            Some(hit) => self.found(hit),
+            None => ControlFlow::Continue(()),
+        }
+    }
+
+    fn redirects(
+        &mut self,
+        redirects: Option<&ast::RedirectList>,
+        d: usize,
+        stdin: &Stdin,
+    ) -> ControlFlow<(), Stdin> {
+        let mut input = stdin.clone();
+        for redirect in redirects.iter().flat_map(|r| r.0.iter()) {
+            input = self.redirect(redirect, d, input)?;
+        }
+        ControlFlow::Continue(input)
+    }
+
+    /// Analyses a redirection; returns the input it leaves.
+    fn redirect(
+        &mut self,
+        redirect: &ast::IoRedirect,
+        d: usize,
+        input: Stdin,
+    ) -> ControlFlow<(), Stdin> {
+        use ast::IoFileRedirectKind as K;
+        use ast::IoFileRedirectTarget as T;
+        match redirect {
+            ast::IoRedirect::File(fd, kind, target) => {
+                let reads = matches!(kind, K::Read | K::ReadAndWrite | K::DuplicateInput)
+                    && fd.unwrap_or(0) == 0;
+                let from = match target {
+                    T::Filename(w) => {
+                        self.word(w, d)?;
+                        Stdin::File
+                    }
+                    T::Fd(_) => Stdin::Unknown,
+                    T::ProcessSubstitution(_, subshell) => {
+                        self.list(&subshell.list, d, &Stdin::Inherit)?;
+                        Stdin::Unknown
+                    }
+                    T::Duplicate(w) => {
+                        self.word(w, d)?;
+                        Stdin::Unknown
+                    }
+                };
+                ControlFlow::Continue(if reads { from } else { input })
+            }
+            ast::IoRedirect::HereDocument(fd, doc) => {
+                self.heredocs += 1;
+                let body = &doc.doc.value;
+                let pieces = if doc.requires_expansion {
+                    match word::scan_text(body) {
+                        Ok((pieces, nested)) => {
+                            for text in nested {
+                                self.script(&text, d + 1, &Stdin::Inherit)?;
+                            }
+                            pieces
+                        }
+                        Err(error) => {
+                            self.fail(error);
+                            vec![Piece::Unknown { splits: false }]
+                        }
+                    }
+                } else {
+                    Arg::literal(body).pieces
+                };
+                let text = Arg {
+                    raw: body.clone(),
+                    pieces,
+                };
+                ControlFlow::Continue(if fd.unwrap_or(0) == 0 {
+                    Stdin::Text(text)
+                } else {
+                    input
+                })
+            }
+            ast::IoRedirect::HereString(fd, w) => {
+                let arg = self.word(w, d)?;
+                let text = match arg {
+                    Some(mut arg) => {
+                        arg.pieces.push(Piece::Char {
+                            c: '\n',
+                            quoted: true,
+                        });
+                        arg
+                    }
+                    None => Arg::unknown(&w.value),
+                };
+                ControlFlow::Continue(if fd.unwrap_or(0) == 0 {
+                    Stdin::Text(text)
+                } else {
+                    input
+                })
+            }
+            ast::IoRedirect::OutputAndError(w, _) => {
+                self.word(w, d)?;
+                ControlFlow::Continue(input)
+            }
+        }
+    }
+
+    /// Scans a word and analyses the command texts in it. `None` when it cannot be scanned (the
+    /// error is recorded).
+    pub(crate) fn word(&mut self, w: &ast::Word, d: usize) -> ControlFlow<(), Option<Arg>> {
+        match word::scan_word(&w.value) {
+            Ok((arg, nested)) => {
+                for text in nested {
+                    self.script(&text, d + 1, &Stdin::Inherit)?;
+                }
+                ControlFlow::Continue(Some(arg))
+            }
+            Err(error) => {
+                self.fail(error);
+                ControlFlow::Continue(None)
+            }
+        }
+    }
+
+    /// Analyses the command texts in text where only `$`, backquotes and `\` are special
+    /// (arithmetic, stored values).
+    pub(crate) fn text(&mut self, text: &str, d: usize) -> Flow {
+        match word::scan_text(text) {
+            Ok((_, nested)) => {
+                for text in nested {
+                    self.script(&text, d + 1, &Stdin::Inherit)?;
+                }
+                ControlFlow::Continue(())
+            }
+            Err(error) => {
+                self.fail(error);
+                ControlFlow::Continue(())
+            }
+        }
+    }
+}
+
+/// Parses shell text, within the budgets that keep brush-parser's recursion and backtracking
+/// bounded.
+/// Returns the program and how many here-documents the tokenizer read.
+fn parse(text: &str) -> Result<(ast::Program, usize), GuardError> {
+    let options = ParserOptions::default();
+    let expansions = ["$(", "${", "$["]
+        .iter()
+        .map(|s| text.matches(s).count())
+        .sum::<usize>();
+    if expansions > MAX_EXPANSIONS {
+        return Err(GuardError::TooDeep {
+            what: "expansions in one command string",
+        });
+    }
+    let stack = STACK + expansions * STACK_PER_EXPANSION;
+    let tokens = stacker::maybe_grow(stack, stack, || {
+        catch_unwind(AssertUnwindSafe(|| {
+            brush_parser::uncached_tokenize_str(text, &options.tokenizer_options())
+        }))
+    })
+    .map_err(|_| GuardError::Syntax("the tokenizer failed".to_owned()))?
+    .map_err(|e| GuardError::Syntax(e.to_string()))?;
+    let heredocs = check_tokens(&tokens)?;
+    let program = stacker::maybe_grow(STACK, STACK, || {
+        catch_unwind(AssertUnwindSafe(|| {
+            brush_parser::parse_tokens(&tokens, &options)
+        }))
+    })
+    .map_err(|_| GuardError::Syntax("the parser failed".to_owned()))?
+    .map_err(|e| GuardError::Syntax(e.to_string()))?;
+    Ok((program, heredocs))
+}
+
+/// Bounds how deeply the tokens nest, and rejects what makes brush-parser panic. Returns how
+/// many here-documents the tokenizer read: `<<`, the delimiter, the body, and the closing
+/// delimiter it adds (an empty span).
+fn check_tokens(tokens: &[Token]) -> Result<usize, GuardError> {
+    let heredocs = tokens
+        .windows(4)
+        .filter(|w| match w {
+            [
+                Token::Operator(op, _),
+                Token::Word(..),
+                Token::Word(..),
+                Token::Word(_, end),
+            ] => (op == "<<" || op == "<<-") && end.start.index == end.end.index,
+            _ => false,
+        })
+        .count();
+    #[derive(PartialEq)]
+    enum Open {
+        Paren,
+        Brace,
+        Case,
+        Keyword,
+    }
+    let mut open: Vec<Open> = Vec::new();
+    for (i, token) in tokens.iter().enumerate() {
+        match token {
+            Token::Operator(op, _) if op == "(" => open.push(Open::Paren),
+            Token::Operator(op, _) if op == ")" && open.last() == Some(&Open::Paren) => {
+                open.pop();
+            }
+            Token::Word(w, _) => match w.as_str() {
+                "{" => open.push(Open::Brace),
+                "}" if open.last() == Some(&Open::Brace) => {
+                    open.pop();
+                }
+                "case" => open.push(Open::Case),
+                "esac" if open.last() == Some(&Open::Case) => {
+                    open.pop();
+                }
+                "if" | "for" | "while" | "until" | "select" => open.push(Open::Keyword),
+                "fi" | "done" if open.last() == Some(&Open::Keyword) => {
+                    open.pop();
+                }
+                w if subscript_too_complex(w) => {
+                    return Err(GuardError::TooDeep {
+                        what: "expansions in an array subscript",
+                    });
+                }
+                w if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) => {
+                    // A descriptor number (`2>x`) must fit an i32: brush-parser unwraps it.
+                    let redirects = matches!(tokens.get(i + 1), Some(Token::Operator(op, _))
+                        if op.starts_with(['<', '>']));
+                    if redirects && w.parse::<i32>().is_err() {
+                        return Err(GuardError::Syntax(format!(
+                            "file descriptor number {w} is too large"
+                        )));
+                    }
+                }
+                _ => {}
+            },
+            Token::Operator(..) => {}
+        }
+        if open.len() > MAX_CONSTRUCTS {
+            return Err(GuardError::TooDeep {
+                what: "nested commands",
+            });
+        }
+        if open
+            .iter()
+            .filter(|o| matches!(o, Open::Paren | Open::Case))
+            .count()
+            > MAX_PARENS
+        {
+            return Err(GuardError::TooDeep {
+                what: "nested parentheses and case commands",
+            });
+        }
+    }
+    Ok(heredocs)
+}
+
+/// Whether a word starting `NAME[` holds too much nesting after the `[`. brush-parser tries every
+/// word as an assignment, and parses such a subscript with its backtracking word grammar, whose
+/// time grows exponentially with nesting (and its stack with `a[a[a[…`).
+fn subscript_too_complex(word: &str) -> bool {
+    let name_len = word
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        .count();
+    let starts_like_a_name = word
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_');
+    match word.get(name_len..) {
+        Some(rest) if starts_like_a_name && rest.starts_with('[') => {
+            rest.chars()
+                .filter(|c| matches!(c, '(' | '{' | '[' | '"' | '`'))
+                .count()
+                > MAX_SUBSCRIPT_NESTING
+        }
+        _ => false,
+    }
+}

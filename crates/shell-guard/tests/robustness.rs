@@ -1,0 +1,295 @@
+//! `check` never panics, never overflows the stack and stays fast, whatever the input.
+//!
+//! Tests run on threads with 2 MiB of stack, like tokio's workers: a stack overflow aborts the
+//! whole test binary, which fails the run.
+
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+use shell_guard::{Guard, GuardError, MAX_SCRIPT_BYTES};
+
+fn guard() -> Guard {
+    Guard::new(["kubectl", "aws", "az", "snow", "/opt/tools/terraform"])
+}
+
+/// Pieces of shell syntax, for inputs that reach deep into the parser.
+const PIECES: &[&str] = &[
+    "kubectl",
+    " ",
+    "\n",
+    ";",
+    "&",
+    "&&",
+    "|",
+    "||",
+    "(",
+    ")",
+    "{",
+    "}",
+    "$(",
+    "${",
+    "$((",
+    "))",
+    "`",
+    "'",
+    "\"",
+    "\\",
+    "$'",
+    "$\"",
+    "<(",
+    ">(",
+    "<<",
+    "<<-",
+    "<<<",
+    "EOF",
+    ">",
+    "<",
+    "2>&1",
+    "#",
+    "=",
+    "x=",
+    "*",
+    "?",
+    "[",
+    "]",
+    ",",
+    "..",
+    "~",
+    "$",
+    "@",
+    "!",
+    "if",
+    "then",
+    "fi",
+    "case",
+    "in",
+    "esac",
+    "for",
+    "do",
+    "done",
+    "while",
+    "[[",
+    "]]",
+    "sh",
+    "-c",
+    "env",
+    "-S",
+    "sudo",
+    "--",
+    "eval",
+    "pwsh",
+    "-Command",
+    "cmd",
+    "/c",
+    "xargs",
+    "-I{}",
+    "{}",
+    "find",
+    "-exec",
+    "\\;",
+    "%X%",
+    "^",
+    "$x",
+    "\t",
+    "é",
+    "\u{e000}",
+    "0",
+    "99999999999",
+    "function",
+    "f()",
+    "coproc",
+    "time",
+];
+
+fn shellish() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(PIECES), 0..60).prop_map(|p| p.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn never_panics_on_arbitrary_text(s in "\\PC{0,200}") {
+        let _ = guard().check(&s);
+    }
+
+    #[test]
+    fn never_panics_on_shell_like_text(s in shellish()) {
+        let _ = guard().check(&s);
+    }
+
+    #[test]
+    fn never_panics_on_bytes(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
+        let _ = guard().check(&String::from_utf8_lossy(&bytes));
+    }
+}
+
+/// Inputs built to exhaust stacks or make a backtracking parser explode.
+fn pathological() -> Vec<String> {
+    let units = [
+        "(",
+        "( ",
+        "((",
+        "$(",
+        "\"$(",
+        "${a:-",
+        "${",
+        "$((",
+        "$[",
+        "{ ",
+        "if a; then ",
+        "`",
+        "<(",
+        "'",
+        "\"",
+        "\\",
+        "a[",
+        "$'",
+        "eval ",
+        "sh -c ",
+        "sudo ",
+        "env ",
+        "x=$(",
+        "$(( (",
+        "$((echo ",
+        "case a in a) ",
+        "while a; do ",
+        "f() ",
+        "[[ ( ",
+        "! ",
+        "time ",
+        "a | ",
+        "a && ",
+        "<<E\n",
+        "echo \"",
+        "@(",
+        "\"`",
+        "$(echo ')'",
+    ];
+    let mut inputs = Vec::new();
+    for unit in units {
+        for n in [8, 13, 20, 40, 200, 2000, 30_000] {
+            let open = unit.repeat(n);
+            if open.len() > MAX_SCRIPT_BYTES {
+                continue;
+            }
+            inputs.push(open.clone());
+            inputs.push(format!("{open}kubectl"));
+            let close: String = unit
+                .chars()
+                .rev()
+                .map(|c| match c {
+                    '(' => ')',
+                    '{' => '}',
+                    '[' => ']',
+                    c => c,
+                })
+                .collect::<String>()
+                .repeat(n);
+            let balanced = format!("{open}kubectl{close}");
+            if balanced.len() <= MAX_SCRIPT_BYTES {
+                inputs.push(balanced);
+            }
+        }
+    }
+    inputs
+}
+
+#[test]
+fn pathological_inputs_are_answered_quickly() -> Result<(), String> {
+    let worker = std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(|| {
+            let guard = guard();
+            let mut slow = Vec::new();
+            for input in pathological() {
+                let start = Instant::now();
+                let _ = guard.check(&input);
+                let elapsed = start.elapsed();
+                // Generous for an unoptimised build on a loaded machine.
+                if elapsed > Duration::from_secs(3) {
+                    let shown: String = input.chars().take(40).collect();
+                    slow.push(format!("{elapsed:?} for {} bytes: {shown:?}…", input.len()));
+                }
+            }
+            slow
+        })
+        .map_err(|e| e.to_string())?;
+    let slow = worker
+        .join()
+        .map_err(|_| "the worker panicked".to_owned())?;
+    if slow.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("slow inputs:\n{}", slow.join("\n")))
+    }
+}
+
+#[test]
+fn too_long_is_an_error() {
+    let long = "a".repeat(MAX_SCRIPT_BYTES + 1);
+    assert!(matches!(
+        guard().check(&long),
+        Err(GuardError::TooLong { .. })
+    ));
+    let ok = format!("{}\nkubectl", "ls\n".repeat((MAX_SCRIPT_BYTES - 8) / 3));
+    assert!(matches!(guard().check(&ok), Ok(Some(_))));
+}
+
+#[test]
+fn a_hit_wins_over_an_error() {
+    assert!(matches!(guard().check("$X; kubectl get pods"), Ok(Some(_))));
+    assert!(guard().check("$X; ls").is_err());
+}
+
+#[test]
+fn protected_names_are_normalised() {
+    let guard = Guard::new(["/usr/local/bin/kubectl", r"C:\tools\AZ.cmd", "", "kubectl"]);
+    assert_eq!(guard.programs().collect::<Vec<_>>(), ["kubectl", "AZ"]);
+    assert!(matches!(
+        guard.check("az login"),
+        Ok(Some(hit)) if hit.program == "AZ" && hit.word == "az"
+    ));
+}
+
+#[test]
+fn powershell_and_cmd_command_lines() {
+    use shell_guard::Shell;
+    let guard = guard();
+    let program =
+        |shell: Shell, line: &str| guard.check_as(shell, line).map(|h| h.map(|h| h.program));
+    let kubectl = Ok(Some("kubectl".to_owned()));
+    assert_eq!(program(Shell::PowerShell, "kubectl get pods"), kubectl);
+    assert_eq!(
+        program(
+            Shell::PowerShell,
+            "Get-ChildItem; & 'C:\\tools\\kubectl.exe' get pods"
+        ),
+        kubectl
+    );
+    assert_eq!(
+        program(
+            Shell::PowerShell,
+            "$pods = (kubectl get pods -o json) | ConvertFrom-Json"
+        ),
+        kubectl
+    );
+    assert_eq!(program(Shell::PowerShell, "Write-Output kubectl"), Ok(None));
+    assert_eq!(program(Shell::PowerShell, "$x = 1; $x"), Ok(None));
+    assert!(program(Shell::PowerShell, "& $tool get pods").is_err());
+    assert_eq!(
+        program(Shell::PowerShell, "bash -c 'kubectl get pods'"),
+        kubectl
+    );
+    assert_eq!(program(Shell::Cmd, "dir && kubectl get pods"), kubectl);
+    assert_eq!(program(Shell::Cmd, "echo kubectl"), Ok(None));
+    assert!(program(Shell::Cmd, "%TOOL% get pods").is_err());
+}
+
+#[test]
+fn a_guard_protecting_nothing_allows_everything() {
+    assert_eq!(
+        Guard::new(Vec::<String>::new()).check("$EDITOR x"),
+        Ok(None)
+    );
+}
