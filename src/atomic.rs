@@ -30,10 +30,12 @@ pub fn containing_dir(path: &Path) -> &Path {
 }
 
 /// Who may read the new file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Mode {
     /// Owner read/write only (credentials, sessions, leases, settings).
     Private,
+    /// The permissions of the file being replaced (a client's own configuration file).
+    Keep(std::fs::Permissions),
 }
 
 /// Replaces `path` with `contents` atomically (temp file in the same directory, fsync, rename,
@@ -69,15 +71,18 @@ fn sync_directory(_dir: &Path) {}
 #[cfg(unix)]
 fn set_mode(file: &std::fs::File, mode: Mode) -> std::io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
-    let bits = match mode {
-        Mode::Private => 0o600,
-    };
-    file.set_permissions(std::fs::Permissions::from_mode(bits))
+    match mode {
+        Mode::Private => file.set_permissions(std::fs::Permissions::from_mode(0o600)),
+        Mode::Keep(permissions) => file.set_permissions(permissions),
+    }
 }
 
 #[cfg(not(unix))]
-fn set_mode(_file: &std::fs::File, _mode: Mode) -> std::io::Result<()> {
-    Ok(())
+fn set_mode(file: &std::fs::File, mode: Mode) -> std::io::Result<()> {
+    match mode {
+        Mode::Private => Ok(()),
+        Mode::Keep(permissions) => file.set_permissions(permissions),
+    }
 }
 
 #[cfg(test)]

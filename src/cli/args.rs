@@ -45,9 +45,54 @@ pub enum Command {
         #[command(subcommand)]
         command: PolicyCommand,
     },
+    /// Register Torii in an agent's configuration, with an optional shell hook
+    Agent {
+        #[command(subcommand)]
+        command: AgentCommand,
+    },
     /// Internal: the MCP server's window process (one JSON request on stdin, one answer on stdout)
     #[command(name = "__prompt", hide = true)]
     Prompt,
+    /// Internal: the shell hook an agent runs before its shell tool (client JSON on stdin)
+    #[command(name = "__hook", hide = true)]
+    Hook {
+        agent: String,
+        /// The config root pinned at install (clients do not pass TORII_CONFIG_DIR to hooks)
+        #[arg(long, value_name = "DIR")]
+        config_dir: std::path::PathBuf,
+    },
+}
+
+/// `torii agent …`: writes only the client's own configuration files and
+/// `<root>/agents/<agent>.json`. Restart the client afterwards.
+#[derive(Debug, Subcommand)]
+pub enum AgentCommand {
+    /// List the supported agents, their files and whether they offer a shell hook
+    List,
+    /// Add the `torii` MCP server (pinning this executable and config root) to an agent
+    ///
+    /// AGENT is one of codex, claude, gemini, cursor, antigravity, opencode, copilot,
+    /// copilot-cli, pi. Other content of the client's file is kept; a different existing
+    /// `torii` server is refused.
+    Install {
+        agent: String,
+        /// Also install the guard that blocks direct shell calls to installed providers'
+        /// executables (codex, claude, gemini, cursor, antigravity); not a sandbox
+        #[arg(long)]
+        hook: bool,
+        /// Confirm without asking (required for pi when no terminal is attached)
+        #[arg(long)]
+        yes: bool,
+    },
+    /// Show what Torii manages in an agent's files, and what was there before
+    Status { agent: String },
+    /// Remove what `agent install` wrote; with --hook only the guard, keeping the MCP entry
+    Uninstall {
+        agent: String,
+        /// Remove only the hook
+        #[arg(long)]
+        hook: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]

@@ -3,6 +3,7 @@
 //! Nothing here is ever published as an MCP tool. Commands print data on stdout and
 //! progress or errors on stderr; the MCP server (no subcommand) owns stdout for the protocol.
 
+mod agent;
 mod args;
 mod demo;
 mod init;
@@ -12,7 +13,10 @@ mod provider;
 mod reauth;
 mod target;
 
-pub use args::{Cli, Command, PolicyCommand, ProviderCommand, TargetAdd, TargetCommand};
+pub use agent::hook;
+pub use args::{
+    AgentCommand, Cli, Command, PolicyCommand, ProviderCommand, TargetAdd, TargetCommand,
+};
 pub use policy::PolicyCliError;
 
 use std::path::PathBuf;
@@ -70,6 +74,8 @@ pub enum CliError {
     Runtime(#[source] std::io::Error),
     #[error(transparent)]
     Prompt(#[from] crate::prompt::ChildError),
+    #[error(transparent)]
+    Agent(#[from] crate::agents::AgentError),
 }
 
 impl CliError {
@@ -95,6 +101,8 @@ pub fn run(command: Command, root: &ConfigRoot) -> Result<(), CliError> {
         Command::Target { command } => target::run(command, root),
         Command::Policy { command } => policy::run(command, root),
         Command::Reauth { tool, target } => reauth::run(&tool, target.as_deref(), root),
+        Command::Agent { command } => agent::run(command, root),
         Command::Prompt => Ok(crate::prompt::serve_prompt()?),
+        Command::Hook { agent, config_dir } => agent::hook(&agent, &config_dir),
     }
 }

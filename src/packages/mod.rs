@@ -16,7 +16,7 @@ mod archive;
 pub mod catalog;
 mod error;
 pub mod fetch;
-mod fs;
+pub(crate) mod fs;
 mod install;
 pub mod limits;
 pub mod lock;

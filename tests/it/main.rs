@@ -7,6 +7,8 @@
 // run `test_hooks`.
 #![cfg_attr(not(feature = "test-hooks"), allow(dead_code, unused_imports))]
 
+mod agent_clients;
+mod agents;
 mod archives;
 // Modules that need the scripted human or the window driver run only with the `test-hooks`
 // feature (scripts/test.sh turns it on); `test_hooks` proves a build without it ignores them.

@@ -1,0 +1,701 @@
+//! Install, uninstall and status of one agent integration.
+//!
+//! Every check happens before the first write: a conflict, a changed entry or an unreadable
+//! file stops the command with the client's files untouched. The state file is written before
+//! the client files, so an interrupted install still knows what it may have placed.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::client_file::{ClientFile, ClientFileError};
+use super::clients::{self, Agent, Locations, Pinned, Place, Placement};
+use super::document::DocumentError;
+use super::state::{self, AgentState, Managed, StateError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum AgentError {
+    #[error(
+        "{} has no event before its shell runs, so --hook is not supported for `{}` (nothing was written)",
+        .0.client(),
+        .0.name()
+    )]
+    HookNotSupported(Agent),
+    #[error(
+        "{} already exists: Torii writes only opencode.json, and opencode merges both files (nothing was written); add the entry to opencode.jsonc by hand, or move the configuration to opencode.json",
+        .0.display()
+    )]
+    OpencodeJsonc(PathBuf),
+    #[error(
+        "{file} already has a different `torii` MCP server at {place} (nothing was written); remove or rename it first",
+        file = .file.display()
+    )]
+    Conflict { file: PathBuf, place: String },
+    #[error(
+        "{file}: {place} is {found}, and the hook needs {needed} (nothing was written); change it by hand if you want the hook",
+        file = .file.display()
+    )]
+    Setting {
+        file: PathBuf,
+        place: String,
+        found: String,
+        needed: String,
+    },
+    #[error(
+        "{file}: {place} was changed since `torii agent install` wrote it, so it is yours now (nothing was written); edit or remove it by hand",
+        file = .file.display()
+    )]
+    ChangedSince { file: PathBuf, place: String },
+    #[error(
+        "{state}: records {place} in {file}, which is not a place where torii writes for {client} now (nothing was written); set the same location variables as at install, or remove the record",
+        state = .state.display(),
+        file = .file.display()
+    )]
+    ForeignRecord {
+        state: PathBuf,
+        file: PathBuf,
+        place: String,
+        client: &'static str,
+    },
+    #[error(transparent)]
+    Location(#[from] clients::LocationError),
+    #[error(transparent)]
+    File(#[from] ClientFileError),
+    #[error(transparent)]
+    State(#[from] StateError),
+}
+
+/// The client files touched by one command, each read once.
+struct Files {
+    files: BTreeMap<PathBuf, ClientFile>,
+}
+
+impl Files {
+    fn new() -> Self {
+        Self {
+            files: BTreeMap::new(),
+        }
+    }
+
+    fn get(&mut self, file: &Path) -> Result<&mut ClientFile, AgentError> {
+        if !self.files.contains_key(file) {
+            let loaded = ClientFile::load(file, syntax_of(file))?;
+            self.files.insert(file.to_path_buf(), loaded);
+        }
+        // Inserted just above when it was missing.
+        self.files
+            .get_mut(file)
+            .ok_or_else(|| AgentError::File(missing(file)))
+    }
+
+    /// Writes every changed file; `created` names files Torii created and may delete when empty.
+    fn save(&self, removable: &[PathBuf]) -> Result<(), AgentError> {
+        for (path, file) in &self.files {
+            if file.changed() || (removable.contains(path) && file.document.is_blank()) {
+                file.save(removable.contains(path))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn missing(file: &Path) -> ClientFileError {
+    ClientFileError::Read {
+        path: file.to_path_buf(),
+        source: std::io::Error::other("was not loaded"),
+    }
+}
+
+fn syntax_of(file: &Path) -> super::document::Syntax {
+    match file.extension().and_then(|ext| ext.to_str()) {
+        Some("toml") => super::document::Syntax::Toml,
+        _ => super::document::Syntax::Json,
+    }
+}
+
+/// What is at a managed place now.
+fn current(file: &ClientFile, place: &Place) -> Result<Option<Value>, DocumentError> {
+    match place {
+        Place::Member(path) => file.document.get(path),
+        Place::Element(path) => Ok(file.document.get(path)?),
+    }
+}
+
+fn contains(array: &Option<Value>, value: &Value) -> bool {
+    matches!(array, Some(Value::Array(items)) if items.contains(value))
+}
+
+/// An element that runs this agent's Torii hook but is not the one Torii wrote.
+fn edited_hook(array: &Option<Value>, agent: Agent) -> bool {
+    let marker = format!("__hook {}", agent.name());
+    matches!(array, Some(Value::Array(items))
+        if items.iter().any(|item| item.to_string().contains(&marker)))
+}
+
+/// One line per action, for the human.
+pub type Report = Vec<String>;
+
+pub struct Install<'a> {
+    pub agent: Agent,
+    pub hook: bool,
+    pub root: &'a Path,
+    pub at: &'a Locations,
+    pub pinned: &'a Pinned,
+}
+
+impl Install<'_> {
+    pub fn run(&self) -> Result<Report, AgentError> {
+        let agent = self.agent;
+        let hook_placements = clients::hook_placements(agent, self.at, self.pinned)?;
+        if self.hook && hook_placements.is_none() {
+            return Err(AgentError::HookNotSupported(agent));
+        }
+        let mcp = clients::mcp_placement(agent, self.at, self.pinned)?;
+        if agent == Agent::Opencode {
+            let jsonc = clients::opencode_dir(self.at)?.join("opencode.jsonc");
+            if std::fs::symlink_metadata(&jsonc).is_ok() {
+                return Err(AgentError::OpencodeJsonc(jsonc));
+            }
+        }
+        let previous = state::load(self.root, agent)?.unwrap_or_default();
+        let mut files = Files::new();
+        let mut report = Report::new();
+
+        let mcp_records = self.place(&mut files, &[mcp], &previous.mcp, &mut report, true)?;
+        let hook_records = match hook_placements.filter(|_| self.hook) {
+            Some(placements) => {
+                let mut records =
+                    self.place(&mut files, &placements, &previous.hook, &mut report, false)?;
+                if agent == Agent::Codex {
+                    records.extend(self.trust_codex_hook(
+                        &mut files,
+                        &placements,
+                        &previous.hook,
+                        &mut report,
+                    )?);
+                }
+                records
+            }
+            None => previous.hook.clone(),
+        };
+        let next = AgentState {
+            agent: agent.name().to_string(),
+            mcp: mcp_records,
+            hook: hook_records,
+        };
+        if next == previous {
+            files.save(&[])?;
+            return Ok(report);
+        }
+        state::store(self.root, agent, &next)?;
+        if let Err(error) = files.save(&[]) {
+            // The state says what the files hold: put back what it said before.
+            state::store(self.root, agent, &previous)?;
+            return Err(error);
+        }
+        Ok(report)
+    }
+
+    /// Decides, for each placement, whether to add, update, keep or refuse; edits the loaded
+    /// documents (nothing is written here) and returns the records to keep.
+    fn place(
+        &self,
+        files: &mut Files,
+        placements: &[Placement],
+        previous: &[Managed],
+        report: &mut Report,
+        is_server: bool,
+    ) -> Result<Vec<Managed>, AgentError> {
+        let mut records = Vec::new();
+        for placement in placements {
+            let recorded = previous
+                .iter()
+                .find(|record| record.file == placement.file && record.place == placement.place);
+            let file = files.get(&placement.file)?;
+            let now = current(file, &placement.place).map_err(|e| file.parse_error(e))?;
+            let where_ = format!("{} ({})", file.path.display(), placement.place.describe());
+            let created_file = recorded.map_or(!file.existed, |record| record.created_file);
+            match &placement.place {
+                Place::Member(path) => match now {
+                    None => {
+                        let created = file
+                            .document
+                            .set(path, &placement.value)
+                            .map_err(|e| file.parse_error(e))?;
+                        report.push(format!("added {where_}"));
+                        records.push(record(placement, created, created_file));
+                    }
+                    Some(value) if value == placement.value => match recorded {
+                        Some(record) if record.value == value => {
+                            report.push(format!("already installed: {where_}"));
+                            records.push(record.clone());
+                        }
+                        _ => report.push(format!(
+                            "already present, not managed by torii (uninstall leaves it): {where_}"
+                        )),
+                    },
+                    Some(value) => match recorded {
+                        // Torii's own entry, unchanged since: it now pins this executable.
+                        Some(record) if record.value == value => {
+                            file.document
+                                .set(path, &placement.value)
+                                .map_err(|e| file.parse_error(e))?;
+                            report.push(format!("updated {where_}"));
+                            records.push(Managed {
+                                value: placement.value.clone(),
+                                ..record.clone()
+                            });
+                        }
+                        Some(_) => {
+                            return Err(AgentError::ChangedSince {
+                                file: placement.file.clone(),
+                                place: placement.place.describe(),
+                            });
+                        }
+                        None if is_server => {
+                            return Err(AgentError::Conflict {
+                                file: placement.file.clone(),
+                                place: placement.place.describe(),
+                            });
+                        }
+                        None => {
+                            return Err(AgentError::Setting {
+                                file: placement.file.clone(),
+                                place: placement.place.describe(),
+                                found: value.to_string(),
+                                needed: placement.value.to_string(),
+                            });
+                        }
+                    },
+                },
+                Place::Element(path) => {
+                    if contains(&now, &placement.value) {
+                        match recorded {
+                            Some(record) if record.value == placement.value => {
+                                report.push(format!("already installed: {where_}"));
+                                records.push(record.clone());
+                            }
+                            _ => report.push(format!(
+                                "already present, not managed by torii (uninstall leaves it): {where_}"
+                            )),
+                        }
+                        continue;
+                    }
+                    let mut created = Vec::new();
+                    if let Some(record) = recorded
+                        && contains(&now, &record.value)
+                    {
+                        file.document
+                            .remove_element(path, &record.value)
+                            .map_err(|e| file.parse_error(e))?;
+                        created = record.created.clone();
+                        report.push(format!("updated {where_}"));
+                    } else {
+                        report.push(format!("added {where_}"));
+                    }
+                    let made = file
+                        .document
+                        .append(path, &placement.value)
+                        .map_err(|e| file.parse_error(e))?;
+                    created.extend(made);
+                    records.push(record(placement, created, created_file));
+                }
+            }
+        }
+        Ok(records)
+    }
+}
+
+impl Install<'_> {
+    /// Trusts the hook just placed in Codex's `hooks.json`, at the position it now has.
+    fn trust_codex_hook(
+        &self,
+        files: &mut Files,
+        placements: &[Placement],
+        previous: &[Managed],
+        report: &mut Report,
+    ) -> Result<Vec<Managed>, AgentError> {
+        let Some(hook) = placements.first() else {
+            return Ok(Vec::new());
+        };
+        let Place::Element(path) = &hook.place else {
+            return Ok(Vec::new());
+        };
+        let file = files.get(&hook.file)?;
+        let groups = file.document.get(path).map_err(|e| file.parse_error(e))?;
+        let Some(group) = groups
+            .as_ref()
+            .and_then(Value::as_array)
+            .and_then(|groups| groups.iter().position(|group| *group == hook.value))
+        else {
+            return Ok(Vec::new());
+        };
+        let trust = clients::codex_trust(self.at, self.pinned, group)?;
+        // A trust entry Torii wrote for an older position or command goes; the new one is placed.
+        let stale: Vec<&Managed> = previous
+            .iter()
+            .filter(|record| record.file == trust.file && record.place != trust.place)
+            .filter(|record| matches!(&record.place, Place::Member(keys) if keys.first().is_some_and(|k| k == "hooks")))
+            .collect();
+        for record in stale {
+            let file = files.get(&record.file)?;
+            if let Place::Member(keys) = &record.place
+                && file
+                    .document
+                    .get(keys)
+                    .map_err(|e| file.parse_error(e))?
+                    .as_ref()
+                    == Some(&record.value)
+            {
+                file.document
+                    .remove(keys)
+                    .map_err(|e| file.parse_error(e))?;
+                file.document
+                    .prune(&record.created)
+                    .map_err(|e| file.parse_error(e))?;
+            }
+        }
+        self.place(files, &[trust], previous, report, false)
+    }
+}
+
+fn record(placement: &Placement, created: Vec<Vec<String>>, created_file: bool) -> Managed {
+    Managed {
+        file: placement.file.clone(),
+        place: placement.place.clone(),
+        value: placement.value.clone(),
+        created,
+        created_file,
+        keep_while: placement.keep_while.clone(),
+    }
+}
+
+pub struct Uninstall<'a> {
+    pub agent: Agent,
+    /// Only the hook: the MCP entry stays.
+    pub hook_only: bool,
+    pub root: &'a Path,
+    pub at: &'a Locations,
+}
+
+impl Uninstall<'_> {
+    pub fn run(&self) -> Result<Report, AgentError> {
+        let agent = self.agent;
+        if self.hook_only && agent.hook_event().is_none() {
+            return Err(AgentError::HookNotSupported(agent));
+        }
+        let Some(previous) = state::load(self.root, agent)? else {
+            return Ok(vec![format!(
+                "nothing to remove: torii manages no {} integration (no {})",
+                agent.client(),
+                state::state_file(self.root, agent).display()
+            )]);
+        };
+        let mut remaining = previous.clone();
+        let removing: Vec<Managed> = if self.hook_only {
+            std::mem::take(&mut remaining.hook)
+        } else {
+            let mut all = std::mem::take(&mut remaining.mcp);
+            all.append(&mut remaining.hook);
+            all
+        };
+        if removing.is_empty() {
+            return Ok(vec![format!(
+                "nothing to remove: torii manages no {} for {}",
+                if self.hook_only { "hook" } else { "content" },
+                agent.client()
+            )]);
+        }
+        for managed in &removing {
+            self.check_record(managed)?;
+        }
+        let mut files = Files::new();
+        let mut report = Report::new();
+        let mut removable = Vec::new();
+        // Every check first: one changed entry stops the whole removal.
+        for managed in &removing {
+            let file = files.get(&managed.file)?;
+            let now = current(file, &managed.place).map_err(|e| file.parse_error(e))?;
+            let unchanged = match &managed.place {
+                Place::Member(_) => now.as_ref().is_none_or(|value| *value == managed.value),
+                Place::Element(_) => contains(&now, &managed.value) || !edited_hook(&now, agent),
+            };
+            if !unchanged {
+                return Err(AgentError::ChangedSince {
+                    file: managed.file.clone(),
+                    place: managed.place.describe(),
+                });
+            }
+        }
+        // A value kept while something else is there goes after that something.
+        let mut ordered: Vec<&Managed> = removing.iter().collect();
+        ordered.sort_by_key(|managed| managed.keep_while.is_some());
+        for managed in ordered {
+            let file = files.get(&managed.file)?;
+            let where_ = format!("{} ({})", file.path.display(), managed.place.describe());
+            if let Some(path) = &managed.keep_while
+                && file
+                    .document
+                    .get(path)
+                    .map_err(|e| file.parse_error(e))?
+                    .is_some()
+            {
+                report.push(format!("kept, still used by other content: {where_}"));
+                continue;
+            }
+            let removed = match &managed.place {
+                Place::Member(path) => {
+                    let present = file
+                        .document
+                        .get(path)
+                        .map_err(|e| file.parse_error(e))?
+                        .is_some();
+                    file.document
+                        .remove(path)
+                        .map_err(|e| file.parse_error(e))?;
+                    present
+                }
+                Place::Element(path) => file
+                    .document
+                    .remove_element(path, &managed.value)
+                    .map_err(|e| file.parse_error(e))?,
+            };
+            file.document
+                .prune(&managed.created)
+                .map_err(|e| file.parse_error(e))?;
+            if managed.created_file {
+                removable.push(managed.file.clone());
+            }
+            report.push(if removed {
+                format!("removed {where_}")
+            } else {
+                format!("already gone: {where_}")
+            });
+        }
+        files.save(&removable)?;
+        state::store(self.root, agent, &remaining)?;
+        Ok(report)
+    }
+
+    /// A record names a file and a place where Torii writes for this agent, and only
+    /// containers on the way to that place: a state file edited by hand cannot make
+    /// uninstall edit or delete anything else.
+    fn check_record(&self, managed: &Managed) -> Result<(), AgentError> {
+        let foreign = || AgentError::ForeignRecord {
+            state: state::state_file(self.root, self.agent),
+            file: managed.file.clone(),
+            place: managed.place.describe(),
+            client: self.agent.client(),
+        };
+        // Only the places matter here, and they do not depend on what is pinned.
+        let any = Pinned {
+            exe: PathBuf::new(),
+            root: PathBuf::new(),
+        };
+        let mut known = vec![clients::mcp_placement(self.agent, self.at, &any)?];
+        known.extend(clients::hook_placements(self.agent, self.at, &any)?.unwrap_or_default());
+        let place_known = known
+            .iter()
+            .any(|placement| placement.file == managed.file && placement.place == managed.place)
+            || (self.agent == Agent::Codex && clients::is_codex_trust(self.at, managed)?);
+        let path = match &managed.place {
+            Place::Member(path) => &path[..path.len().saturating_sub(1)],
+            Place::Element(path) => &path[..],
+        };
+        let created_on_the_way = managed
+            .created
+            .iter()
+            .all(|created| !created.is_empty() && path.starts_with(created));
+        if place_known && created_on_the_way {
+            Ok(())
+        } else {
+            Err(foreign())
+        }
+    }
+}
+
+/// How a managed place compares with what Torii wrote and would write now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    /// What Torii wrote is there and pins this executable and root.
+    Managed,
+    /// What Torii wrote is there, for another executable or root: install again to update.
+    ManagedStale,
+    /// Torii wrote it, and it has been changed since: uninstall stops on it.
+    Changed,
+    /// Torii wrote it, and it is gone.
+    Missing,
+    /// Something the human put there, the same as what Torii would write.
+    PreexistingSame,
+    /// Something the human put there that differs from what Torii would write.
+    Preexisting,
+    Absent,
+    /// Codex trusts the hook at its current position in `hooks.json`.
+    Trusted,
+    /// Codex has no trust for the hook where it is now, and skips it.
+    Untrusted,
+}
+
+impl Standing {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Standing::Managed => "managed by torii",
+            Standing::ManagedStale => {
+                "managed by torii, pins another executable or config root (install again to update)"
+            }
+            Standing::Changed => "written by torii and changed since (uninstall will stop on it)",
+            Standing::Missing => "written by torii and since removed",
+            Standing::PreexistingSame => "pre-existing entry, not managed by torii",
+            Standing::Preexisting => "pre-existing entry that differs from torii's, not managed",
+            Standing::Absent => "not installed",
+            Standing::Trusted => "Codex trusts the hook",
+            Standing::Untrusted => {
+                "Codex does not trust the hook where it is now and skips it (install --hook again)"
+            }
+        }
+    }
+}
+
+/// One line of `agent status`: which part, where, and how it stands.
+pub struct StatusLine {
+    pub part: &'static str,
+    pub file: Option<PathBuf>,
+    pub place: Option<String>,
+    pub standing: Option<Standing>,
+}
+
+pub fn status(
+    agent: Agent,
+    root: &Path,
+    at: &Locations,
+    pinned: &Pinned,
+) -> Result<Vec<StatusLine>, AgentError> {
+    let previous = state::load(root, agent)?.unwrap_or_default();
+    let mut files = Files::new();
+    let mut lines = Vec::new();
+    let mcp = clients::mcp_placement(agent, at, pinned)?;
+    lines.push(standing_line(
+        "mcp",
+        &mut files,
+        &mcp,
+        &previous.mcp,
+        agent,
+    )?);
+    match clients::hook_placements(agent, at, pinned)? {
+        None => lines.push(StatusLine {
+            part: "hook",
+            file: None,
+            place: None,
+            standing: None,
+        }),
+        Some(placements) => {
+            for placement in &placements {
+                lines.push(standing_line(
+                    "hook",
+                    &mut files,
+                    placement,
+                    &previous.hook,
+                    agent,
+                )?);
+            }
+            if agent == Agent::Codex {
+                lines.push(codex_trust_line(&mut files, at, pinned, &placements)?);
+            }
+        }
+    }
+    Ok(lines)
+}
+
+/// Whether Codex will run the hook: a trust entry for the position the hook has now.
+fn codex_trust_line(
+    files: &mut Files,
+    at: &Locations,
+    pinned: &Pinned,
+    placements: &[Placement],
+) -> Result<StatusLine, AgentError> {
+    let mut line = StatusLine {
+        part: "trust",
+        file: None,
+        place: None,
+        standing: Some(Standing::Absent),
+    };
+    let Some(hook) = placements.first() else {
+        return Ok(line);
+    };
+    let file = files.get(&hook.file)?;
+    let groups = current(file, &hook.place).map_err(|e| file.parse_error(e))?;
+    let Some(group) = groups
+        .as_ref()
+        .and_then(Value::as_array)
+        .and_then(|groups| groups.iter().position(|group| *group == hook.value))
+    else {
+        return Ok(line);
+    };
+    let trust = clients::codex_trust(at, pinned, group)?;
+    let config = files.get(&trust.file)?;
+    let now = current(config, &trust.place).map_err(|e| config.parse_error(e))?;
+    line.file = Some(trust.file.clone());
+    line.place = Some(trust.place.describe());
+    line.standing = Some(if now.as_ref() == Some(&trust.value) {
+        Standing::Trusted
+    } else {
+        Standing::Untrusted
+    });
+    Ok(line)
+}
+
+fn standing_line(
+    part: &'static str,
+    files: &mut Files,
+    placement: &Placement,
+    previous: &[Managed],
+    agent: Agent,
+) -> Result<StatusLine, AgentError> {
+    let file = files.get(&placement.file)?;
+    let now = current(file, &placement.place).map_err(|e| file.parse_error(e))?;
+    let recorded = previous
+        .iter()
+        .find(|record| record.file == placement.file && record.place == placement.place);
+    let standing = match (&placement.place, recorded) {
+        (Place::Member(_), Some(record)) => match &now {
+            None => Standing::Missing,
+            Some(value) if *value != record.value => Standing::Changed,
+            Some(value) if *value == placement.value => Standing::Managed,
+            Some(_) => Standing::ManagedStale,
+        },
+        (Place::Member(_), None) => match &now {
+            None => Standing::Absent,
+            Some(value) if *value == placement.value => Standing::PreexistingSame,
+            Some(_) => Standing::Preexisting,
+        },
+        (Place::Element(_), Some(record)) => {
+            if contains(&now, &record.value) {
+                if record.value == placement.value {
+                    Standing::Managed
+                } else {
+                    Standing::ManagedStale
+                }
+            } else if edited_hook(&now, agent) {
+                Standing::Changed
+            } else {
+                Standing::Missing
+            }
+        }
+        (Place::Element(_), None) => {
+            if contains(&now, &placement.value) {
+                Standing::PreexistingSame
+            } else if edited_hook(&now, agent) {
+                Standing::Preexisting
+            } else {
+                Standing::Absent
+            }
+        }
+    };
+    Ok(StatusLine {
+        part,
+        file: Some(placement.file.clone()),
+        place: Some(placement.place.describe()),
+        standing: Some(standing),
+    })
+}

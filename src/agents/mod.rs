@@ -1,0 +1,14 @@
+//! `torii agent …`: the `torii` MCP server entry and the optional shell hook, written into
+//! each client's own configuration in the format that client understands.
+//!
+//! Human control plane only: nothing here is an MCP tool.
+
+mod client_file;
+pub mod clients;
+mod document;
+pub mod hook;
+mod integration;
+mod state;
+
+pub use clients::{Agent, Locations, Pinned};
+pub use integration::{AgentError, Install, Standing, StatusLine, Uninstall, status};

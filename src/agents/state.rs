@@ -1,0 +1,119 @@
+//! `<root>/agents/<agent>.json`: what Torii wrote into a client's files, so that uninstall
+//! removes exactly that and stops when the human changed it since.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::clients::{Agent, Place};
+use super::document::KeyPath;
+
+/// The managed content of one agent.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct AgentState {
+    pub agent: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mcp: Vec<Managed>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hook: Vec<Managed>,
+}
+
+impl AgentState {
+    pub fn is_empty(&self) -> bool {
+        self.mcp.is_empty() && self.hook.is_empty()
+    }
+}
+
+/// One value Torii placed, exactly as written.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Managed {
+    /// The client's file, as the client names it (a symbolic link stays a link).
+    pub file: PathBuf,
+    pub place: Place,
+    pub value: Value,
+    /// Objects and arrays that did not exist before, outermost first: removed again when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub created: Vec<KeyPath>,
+    /// The file did not exist before: deleted again when nothing else is left in it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub created_file: bool,
+    /// Left in place while this path still holds something.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keep_while: Option<KeyPath>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}: not a Torii agent state file: {source}", path.display())]
+    Invalid {
+        path: PathBuf,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error(transparent)]
+    Write(#[from] crate::atomic::WriteError),
+    #[error("cannot create {}: {source}", path.display())]
+    CreateDir {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot remove {}: {source}", path.display())]
+    Remove {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+pub fn state_file(root: &Path, agent: Agent) -> PathBuf {
+    root.join("agents").join(format!("{}.json", agent.name()))
+}
+
+pub fn load(root: &Path, agent: Agent) -> Result<Option<AgentState>, StateError> {
+    let path = state_file(root, agent);
+    let text = crate::files::read_optional_text(&path, crate::files::SMALL_FILE_BYTES).map_err(
+        |source| StateError::Read {
+            path: path.clone(),
+            source,
+        },
+    )?;
+    let Some(text) = text else {
+        return Ok(None);
+    };
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|source| StateError::Invalid { path, source })
+}
+
+/// Stores `state`, or deletes the file when nothing is managed any more.
+pub fn store(root: &Path, agent: Agent, state: &AgentState) -> Result<(), StateError> {
+    let path = state_file(root, agent);
+    if state.is_empty() {
+        return match std::fs::remove_file(&path) {
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(StateError::Remove {
+                path,
+                source: error,
+            }),
+            _ => Ok(()),
+        };
+    }
+    let dir = crate::atomic::containing_dir(&path);
+    crate::packages::fs::create_private_dir_all(dir).map_err(|source| StateError::CreateDir {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut text = serde_json::to_string_pretty(state).unwrap_or_default();
+    text.push('\n');
+    crate::atomic::write(&path, text.as_bytes(), crate::atomic::Mode::Private)?;
+    Ok(())
+}

@@ -1,0 +1,200 @@
+//! `torii agent list|install|status|uninstall` and the hidden `torii __hook`.
+
+use std::path::Path;
+
+use super::{AgentCommand, CliError};
+use crate::agents::{self, Agent, Install, Locations, Pinned, Uninstall};
+use crate::human;
+use crate::paths::ConfigRoot;
+
+pub fn run(command: AgentCommand, root: &ConfigRoot) -> Result<(), CliError> {
+    let at = Locations::from_env();
+    match command {
+        AgentCommand::List => list(&at, root),
+        AgentCommand::Install { agent, hook, yes } => install(parse(&agent)?, hook, yes, &at, root),
+        AgentCommand::Status { agent } => status(parse(&agent)?, &at, root),
+        AgentCommand::Uninstall { agent, hook } => {
+            let agent = parse(&agent)?;
+            let report = Uninstall {
+                agent,
+                hook_only: hook,
+                root: root.dir(),
+                at: &at,
+            }
+            .run()?;
+            for line in report {
+                human::progress(&format!("{}: {line}", agent.name()));
+            }
+            human::progress(&format!("Restart {} to load the change.", agent.client()));
+            Ok(())
+        }
+    }
+}
+
+/// `torii __hook <agent> --config-dir <root>`: the client's JSON on stdin, its answer on stdout.
+pub fn hook(agent: &str, config_dir: &Path) -> Result<(), CliError> {
+    let agent = parse(agent)?;
+    agents::hook::serve(agent, config_dir);
+    Ok(())
+}
+
+fn parse(name: &str) -> Result<Agent, CliError> {
+    Agent::from_name(name).ok_or_else(|| {
+        let names: Vec<_> = Agent::ALL.iter().map(|agent| agent.name()).collect();
+        CliError::Usage(format!(
+            "unknown agent `{name}`: expected one of {}",
+            names.join(", ")
+        ))
+    })
+}
+
+fn pinned(root: &ConfigRoot) -> Result<Pinned, CliError> {
+    let exe = std::env::current_exe()
+        .and_then(std::fs::canonicalize)
+        .map_err(|error| CliError::Refused(format!("cannot find this executable: {error}")))?;
+    // The entry and the hook command are text: a path that is not UTF-8 would be pinned as
+    // some other path, and a hook pointed at a root that does not exist protects nothing.
+    for path in [exe.as_path(), root.dir()] {
+        if path.to_str().is_none() {
+            return Err(CliError::Refused(format!(
+                "{} is not valid UTF-8, and a client's configuration can only name it as text (nothing was written)",
+                path.display()
+            )));
+        }
+    }
+    Ok(Pinned {
+        exe,
+        root: root.dir().to_path_buf(),
+    })
+}
+
+/// A binary under a cargo `target/` directory: `cargo build` replaces it and `cargo clean`
+/// deletes it, so a client pinned to it breaks later.
+fn from_cargo_build(exe: &Path) -> bool {
+    let parts: Vec<_> = exe.components().map(|part| part.as_os_str()).collect();
+    parts
+        .windows(2)
+        .any(|pair| pair[0] == "target" && (pair[1] == "debug" || pair[1] == "release"))
+}
+
+fn list(at: &Locations, root: &ConfigRoot) -> Result<(), CliError> {
+    let pinned = pinned(root)?;
+    let mut rows = vec![[
+        "AGENT".to_string(),
+        "CLIENT".to_string(),
+        "HOOK".to_string(),
+        "MCP FILE".to_string(),
+    ]];
+    for agent in Agent::ALL {
+        let file = agents::clients::mcp_placement(agent, at, &pinned)
+            .map(|placement| placement.file.display().to_string())
+            .unwrap_or_else(|error| error.to_string());
+        let hook = match agent.hook_event() {
+            Some(event) => event.to_string(),
+            None => "not supported".to_string(),
+        };
+        let client = if agent.needs_extension() {
+            format!("{} (needs an MCP extension)", agent.client())
+        } else {
+            agent.client().to_string()
+        };
+        rows.push([agent.name().to_string(), client, hook, file]);
+    }
+    for line in human::table(&rows) {
+        human::data(&line);
+    }
+    Ok(())
+}
+
+fn install(
+    agent: Agent,
+    hook: bool,
+    yes: bool,
+    at: &Locations,
+    root: &ConfigRoot,
+) -> Result<(), CliError> {
+    if hook && agent.hook_event().is_none() {
+        return Err(agents::AgentError::HookNotSupported(agent).into());
+    }
+    let pinned = pinned(root)?;
+    if agent.needs_extension() {
+        let file = agents::clients::mcp_placement(agent, at, &pinned)
+            .map_err(agents::AgentError::from)?
+            .file;
+        let extensions = crate::atomic::containing_dir(&file).join("extensions");
+        human::progress(&format!(
+            "warning: pi does not speak MCP itself. {} is read only by an MCP extension you \
+             installed in pi ({}); without one the file is ignored and nothing works. If you do \
+             not know which extension that is, stop here.",
+            file.display(),
+            extensions.display()
+        ));
+        if !yes {
+            if !human::interactive() {
+                return Err(CliError::Refused(
+                    "pi: no terminal to confirm on; run again with --yes (nothing was written)"
+                        .to_string(),
+                ));
+            }
+            if !human::confirm("Write the torii entry for pi's MCP extension?") {
+                return Err(CliError::Refused("nothing was written".to_string()));
+            }
+        }
+    }
+    if from_cargo_build(&pinned.exe) {
+        human::progress(&format!(
+            "warning: this torii runs from a cargo build ({}); the client will start that \
+             binary, which `cargo build` replaces and `cargo clean` deletes. Prefer an \
+             installed release.",
+            pinned.exe.display()
+        ));
+    }
+    let report = Install {
+        agent,
+        hook,
+        root: root.dir(),
+        at,
+        pinned: &pinned,
+    }
+    .run()?;
+    for line in report {
+        human::progress(&format!("{}: {line}", agent.name()));
+    }
+    if hook {
+        human::progress(
+            "The hook blocks direct shell calls to installed providers' executables: it reduces \
+             accidental bypass and is not a sandbox.",
+        );
+        if agent == Agent::Codex {
+            human::progress(
+                "Codex runs only hooks it trusts: the hook's trust is recorded in Codex's \
+                 config.toml ([hooks.state]). It names the hook's position in hooks.json; after \
+                 editing that file, run this command again.",
+            );
+        }
+    } else if agent.hook_event().is_none() {
+        human::progress(&format!(
+            "{} has no shell hook: its agent can still run provider executables in its own \
+             shell. Use the client's sandbox and least-privilege credentials.",
+            agent.client()
+        ));
+    }
+    human::progress(&format!("Restart {} to load the change.", agent.client()));
+    Ok(())
+}
+
+fn status(agent: Agent, at: &Locations, root: &ConfigRoot) -> Result<(), CliError> {
+    let pinned = pinned(root)?;
+    let lines = agents::status(agent, root.dir(), at, &pinned)?;
+    human::data(&format!("agent  {} ({})", agent.name(), agent.client()));
+    for line in lines {
+        let text = match (line.standing, line.file, line.place) {
+            (Some(standing), Some(file), Some(place)) => {
+                format!("{}: {} ({place})", standing.describe(), file.display())
+            }
+            _ => "hook not supported".to_string(),
+        };
+        human::data(&format!("{:<5}  {text}", line.part));
+    }
+    Ok(())
+}

@@ -1,0 +1,488 @@
+//! `torii agent install` proven with the real clients from npm (installed by scripts/test.sh
+//! into `.tools/node`), in throwaway homes, offline:
+//!
+//! - each client's own `mcp list` shows the `torii` server it was given, connected, and
+//!   uninstall leaves the client's file as it was;
+//! - with `--hook`, Claude Code, Gemini CLI and Codex run a turn against a local stand-in for
+//!   their model API (`tests/e2e/model_standin.py`) that asks their shell tool to run
+//!   `kubectl get pods`: the client runs Torii's hook, the fake `kubectl` never starts, and the
+//!   stand-in receives Torii's deny reason as the tool result. The same turn without the hook
+//!   runs the fake `kubectl`, so the test cannot pass by the client never trying.
+
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use crate::agents::Setup;
+use crate::common::{FakeCli, install_provider, simple_provider};
+
+fn modules() -> Option<PathBuf> {
+    let from_env = std::env::var_os("TORII_TEST_NODE_MODULES").map(PathBuf::from);
+    let local = Path::new(env!("CARGO_MANIFEST_DIR")).join(".tools/node/node_modules");
+    let found = from_env
+        .or(Some(local))
+        .filter(|modules| modules.join(".bin/claude").exists());
+    if found.is_none() {
+        crate::common::missing_tool("the agent CLIs from npm (TORII_TEST_NODE_MODULES)");
+    }
+    found
+}
+
+/// A root with a `kubectl` provider whose fake CLI records launches, a home, a project dir.
+struct Scene {
+    setup: Setup,
+    kubectl: FakeCli,
+    project: PathBuf,
+    bin: PathBuf,
+}
+
+impl Scene {
+    fn new(modules: &Path) -> Self {
+        let setup = Setup::new();
+        install_provider(
+            &setup.root,
+            "kubectl",
+            &simple_provider("kubectl", ""),
+            "version: \"1\"\ndeny: []\naccept: [\"get\"]\n",
+        );
+        let kubectl = FakeCli::new(&setup.root, "kubectl", "echo 'NAME READY STATUS'");
+        let project = setup.root.outside().join("project");
+        std::fs::create_dir_all(&project).unwrap();
+        Self {
+            setup,
+            kubectl,
+            project,
+            bin: modules.join(".bin"),
+        }
+    }
+
+    /// A clean environment: the fake `kubectl` first on PATH (this machine may have a real
+    /// one), node, the throwaway home, no terminal.
+    fn env(&self, command: &mut Command) {
+        let node = which("node").expect("node on PATH");
+        let path = std::env::join_paths([
+            self.kubectl.bin_dir.clone(),
+            node.parent().unwrap().to_path_buf(),
+            PathBuf::from("/usr/local/bin"),
+            PathBuf::from("/usr/bin"),
+            PathBuf::from("/bin"),
+        ])
+        .unwrap();
+        let tmp = self.setup.root.outside().join("tmp");
+        std::fs::create_dir_all(&tmp).unwrap();
+        command
+            .env_clear()
+            .env("PATH", path)
+            .env("HOME", &self.setup.home)
+            .env("TERM", "dumb")
+            .env("TMPDIR", tmp)
+            .current_dir(&self.project)
+            .stdin(Stdio::null());
+    }
+
+    fn client(&self, name: &str) -> Command {
+        let mut command = Command::new(self.bin.join(name));
+        self.env(&mut command);
+        command
+    }
+
+    fn torii(&self, args: &[&str], extra: &[(&str, &Path)]) {
+        let mut command = self.setup.torii();
+        for (name, value) in extra {
+            command.env(name, value);
+        }
+        let output = command.args(args).output().unwrap();
+        assert!(
+            output.status.success(),
+            "torii {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
+
+fn which(program: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(program))
+        .find(|path| path.is_file())
+}
+
+/// Runs `command` with a deadline; the clients are killed rather than left to hang a test.
+fn run(mut command: Command, what: &str) -> (String, String) {
+    let child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|error| panic!("{what}: {error}"));
+    let pid = child.id();
+    let watchdog = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(150));
+        let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+    });
+    let output = child.wait_with_output().unwrap();
+    drop(watchdog);
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn read(path: &Path) -> Option<Vec<u8>> {
+    std::fs::read(path).ok()
+}
+
+#[test]
+fn claude_mcp_list_shows_torii_connected_and_uninstall_restores_the_file() {
+    let Some(modules) = modules() else { return };
+    let scene = Scene::new(&modules);
+    let config = scene.setup.home.join(".claude");
+    std::fs::create_dir_all(&config).unwrap();
+    let file = config.join(".claude.json");
+    std::fs::write(&file, "{\n  \"hasCompletedOnboarding\": true\n}\n").unwrap();
+    scene.torii(
+        &["agent", "install", "claude"],
+        &[("CLAUDE_CONFIG_DIR", &config)],
+    );
+    let mut list = scene.client("claude");
+    list.env("CLAUDE_CONFIG_DIR", &config)
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .args(["mcp", "list"]);
+    let (out, err) = run(list, "claude mcp list");
+    let line = out
+        .lines()
+        .find(|line| line.starts_with("torii:"))
+        .unwrap_or_else(|| panic!("no torii line: {out}\n{err}"));
+    assert!(line.contains("Connected"), "{line}\n{out}\n{err}");
+    assert!(line.contains(&scene.setup.exe()), "{line}");
+    scene.torii(
+        &["agent", "uninstall", "claude"],
+        &[("CLAUDE_CONFIG_DIR", &config)],
+    );
+    // Claude keeps its own state in that file too; Torii's entry, and only it, is gone.
+    let after: serde_json::Value = serde_json::from_slice(&read(&file).unwrap()).unwrap();
+    assert!(after.get("mcpServers").is_none(), "{after}");
+    assert_eq!(after["hasCompletedOnboarding"], true);
+}
+
+#[test]
+fn gemini_mcp_list_shows_torii_connected_and_uninstall_restores_the_file() {
+    let Some(modules) = modules() else { return };
+    let scene = Scene::new(&modules);
+    let gemini = scene.setup.home.join(".gemini");
+    std::fs::create_dir_all(&gemini).unwrap();
+    let settings = gemini.join("settings.json");
+    std::fs::write(&settings, GEMINI_SETTINGS).unwrap();
+    trust_gemini_folder(&scene);
+    scene.torii(&["agent", "install", "gemini"], &[]);
+    let mut list = scene.client("gemini");
+    list.env("GEMINI_CLI_NO_RELAUNCH", "true")
+        .args(["mcp", "list"]);
+    let (out, err) = run(list, "gemini mcp list");
+    let text = format!("{out}{err}");
+    let line = text
+        .lines()
+        .find(|line| line.contains("torii:"))
+        .unwrap_or_else(|| panic!("no torii line: {text}"));
+    assert!(line.contains("Connected"), "{line}\n{text}");
+    scene.torii(&["agent", "uninstall", "gemini"], &[]);
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), GEMINI_SETTINGS);
+}
+
+#[test]
+fn opencode_mcp_list_shows_torii_connected_and_uninstall_restores_the_file() {
+    let Some(modules) = modules() else { return };
+    let scene = Scene::new(&modules);
+    let file = scene.setup.home.join(".config/opencode/opencode.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    // What opencode itself writes into a configuration that lacks it.
+    let original = "{\n  \"$schema\": \"https://opencode.ai/config.json\"\n}\n";
+    std::fs::write(&file, original).unwrap();
+    scene.torii(&["agent", "install", "opencode"], &[]);
+    let mut list = scene.client("opencode");
+    list.args(["mcp", "list"]);
+    let (out, err) = run(list, "opencode mcp list");
+    let text = format!("{out}{err}");
+    let line = text
+        .lines()
+        .find(|line| line.contains("torii"))
+        .unwrap_or_else(|| panic!("no torii line: {text}"));
+    assert!(line.contains("connected"), "{line}\n{text}");
+    scene.torii(&["agent", "uninstall", "opencode"], &[]);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), original);
+}
+
+#[test]
+fn codex_mcp_list_shows_the_entry_and_uninstall_restores_the_file() {
+    let Some(modules) = modules() else { return };
+    let scene = Scene::new(&modules);
+    let codex = scene.setup.home.join(".codex");
+    std::fs::create_dir_all(&codex).unwrap();
+    let config = codex.join("config.toml");
+    let original = codex_config(0);
+    std::fs::write(&config, &original).unwrap();
+    scene.torii(&["agent", "install", "codex"], &[]);
+    let mut list = scene.client("codex");
+    list.env("CODEX_HOME", &codex)
+        .args(["mcp", "list", "--json"]);
+    let (out, err) = run(list, "codex mcp list --json");
+    let servers: serde_json::Value =
+        serde_json::from_str(&out).unwrap_or_else(|_| panic!("{out}\n{err}"));
+    let torii = servers
+        .as_array()
+        .and_then(|servers| servers.iter().find(|server| server["name"] == "torii"))
+        .unwrap_or_else(|| panic!("{servers}"));
+    assert_eq!(
+        torii["transport"]["command"],
+        serde_json::json!(scene.setup.exe()),
+        "{torii}"
+    );
+    scene.torii(&["agent", "uninstall", "codex"], &[]);
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), original);
+}
+
+/// The stand-in model server, stopped on drop.
+struct Standin {
+    child: std::process::Child,
+    port: u16,
+    log: PathBuf,
+}
+
+impl Standin {
+    fn start(scene: &Scene, name: &str) -> Self {
+        let log = scene
+            .setup
+            .root
+            .outside()
+            .join(format!("{name}-requests.jsonl"));
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/model_standin.py");
+        let mut child = Command::new("python3")
+            .arg(script)
+            .args(["--command", "kubectl get pods", "--log"])
+            .arg(&log)
+            .stdout(Stdio::piped())
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("python3 runs the stand-in");
+        let mut first = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        let port = first
+            .trim()
+            .strip_prefix("PORT ")
+            .and_then(|port| port.parse().ok())
+            .unwrap_or_else(|| panic!("stand-in said {first:?}"));
+        Self { child, port, log }
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    fn requests(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// The model asked for the shell tool, then got a tool result back.
+    fn assert_turn(&self, what: &str) {
+        let requests = self.requests();
+        assert!(
+            requests.contains("\"reply\": \"tool_call\""),
+            "{what}: the model never asked for the shell tool\n{requests}"
+        );
+        assert!(
+            requests.contains("\"reply\": \"done\""),
+            "{what}: no tool result came back\n{requests}"
+        );
+    }
+}
+
+impl Drop for Standin {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+const DENY: &str = "Torii blocks `kubectl` in the shell";
+
+/// Runs one turn, first without the hook (the command runs), then with it (it does not).
+fn prove_hook(
+    scene: &Scene,
+    name: &str,
+    install: &[(&str, &Path)],
+    turn: impl Fn(&Standin) -> Command,
+) {
+    let control = Standin::start(scene, &format!("{name}-control"));
+    let (out, err) = run(turn(&control), &format!("{name} without the hook"));
+    control.assert_turn(&format!("{name} without the hook: {out}\n{err}"));
+    assert_eq!(
+        scene.kubectl.launches().len(),
+        1,
+        "{name} without the hook must run the fake kubectl\n{out}\n{err}"
+    );
+    assert!(!control.requests().contains(DENY));
+
+    scene.torii(&["agent", "install", name, "--hook"], install);
+    let guarded = Standin::start(scene, &format!("{name}-hook"));
+    let (out, err) = run(turn(&guarded), &format!("{name} with the hook"));
+    guarded.assert_turn(&format!("{name} with the hook: {out}\n{err}"));
+    assert_eq!(
+        scene.kubectl.launches().len(),
+        1,
+        "{name}: the hook let kubectl run\n{out}\n{err}"
+    );
+    let requests = guarded.requests();
+    assert!(
+        requests.contains(DENY),
+        "{name}: the deny reason never reached the model\n{requests}\n{out}\n{err}"
+    );
+    assert!(
+        requests.contains("call the Torii MCP tool `kubectl`"),
+        "{requests}"
+    );
+}
+
+#[test]
+fn claude_code_runs_the_hook_and_the_model_gets_the_deny_reason() {
+    let Some(modules) = modules() else { return };
+    let scene = Scene::new(&modules);
+    let config = scene.setup.home.join(".claude");
+    std::fs::create_dir_all(&config).unwrap();
+    prove_hook(
+        &scene,
+        "claude",
+        &[("CLAUDE_CONFIG_DIR", &config)],
+        |standin| {
+            let mut command = scene.client("claude");
+            command
+                .env("CLAUDE_CONFIG_DIR", &config)
+                .env("ANTHROPIC_BASE_URL", standin.url())
+                .env("ANTHROPIC_API_KEY", "fake")
+                .env("DISABLE_TELEMETRY", "1")
+                .env("DISABLE_AUTOUPDATER", "1")
+                .env("DISABLE_ERROR_REPORTING", "1")
+                .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+                .env("CLAUDE_CODE_MAX_RETRIES", "0")
+                // Lets Bash run without a prompt, so only the hook can stop it.
+                .args([
+                    "-p",
+                    "run it",
+                    "--output-format",
+                    "json",
+                    "--allowedTools",
+                    "Bash",
+                ]);
+            command
+        },
+    );
+}
+
+const GEMINI_SETTINGS: &str = r#"{
+  "security": {"auth": {"selectedType": "gemini-api-key"}},
+  "privacy": {"usageStatisticsEnabled": false},
+  "telemetry": {"enabled": false},
+  "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false, "maxAttempts": 1, "retryFetchErrors": false}
+}
+"#;
+
+fn trust_gemini_folder(scene: &Scene) {
+    let trusted = serde_json::json!({ scene.project.display().to_string(): "TRUST_FOLDER" });
+    std::fs::write(
+        scene.setup.home.join(".gemini/trustedFolders.json"),
+        trusted.to_string(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn gemini_cli_runs_the_hook_and_the_model_gets_the_deny_reason() {
+    let Some(modules) = modules() else { return };
+    let scene = Scene::new(&modules);
+    let gemini = scene.setup.home.join(".gemini");
+    std::fs::create_dir_all(&gemini).unwrap();
+    std::fs::write(gemini.join("settings.json"), GEMINI_SETTINGS).unwrap();
+    trust_gemini_folder(&scene);
+    prove_hook(&scene, "gemini", &[], |standin| {
+        let mut command = scene.client("gemini");
+        command
+            .env("GEMINI_CLI_NO_RELAUNCH", "true")
+            .env("GOOGLE_GEMINI_BASE_URL", standin.url())
+            .env("GEMINI_API_KEY", "fake")
+            // Headless, only yolo offers the shell tool at all; the hook still runs.
+            .args(["-p", "run it", "--yolo", "-o", "json"]);
+        command
+    });
+}
+
+/// A Codex configuration talking to the stand-in on `port` (0 when no turn runs), with the
+/// features that reach out to the internet turned off.
+fn codex_config(port: u16) -> String {
+    format!(
+        "model = \"gpt-5.5\"\nmodel_provider = \"standin\"\ncheck_for_update_on_startup = false\n\n\
+         [analytics]\nenabled = false\n\n\
+         [features]\nplugins = false\nremote_plugin = false\napps = false\n\n\
+         [model_providers.standin]\nname = \"standin\"\nbase_url = \"http://127.0.0.1:{port}/v1\"\n\
+         wire_api = \"responses\"\nenv_key = \"STANDIN_API_KEY\"\nrequest_max_retries = 0\n\
+         stream_max_retries = 0\nstream_idle_timeout_ms = 20000\n"
+    )
+}
+
+#[test]
+fn codex_runs_the_hook_and_the_model_gets_the_deny_reason() {
+    let Some(modules) = modules() else { return };
+    let scene = Scene::new(&modules);
+    let codex = scene.setup.home.join(".codex");
+    std::fs::create_dir_all(&codex).unwrap();
+    prove_hook(&scene, "codex", &[], |standin| {
+        // The stand-in's port changes per turn; only that line of the file does.
+        let config = codex.join("config.toml");
+        let text = std::fs::read_to_string(&config).unwrap_or_default();
+        let text = if text.is_empty() {
+            codex_config(standin.port)
+        } else {
+            let old = text
+                .lines()
+                .find(|line| line.starts_with("base_url = "))
+                .unwrap()
+                .to_string();
+            text.replace(&old, &format!("base_url = \"{}/v1\"", standin.url()))
+        };
+        std::fs::write(&config, text).unwrap();
+        let mut command = scene.client("codex");
+        command
+            .env("CODEX_HOME", &codex)
+            .env("STANDIN_API_KEY", "fake")
+            // No `--dangerously-bypass-hook-trust`: Codex skips an untrusted hook, so this also
+            // proves the trust entry install wrote.
+            .args([
+                "exec",
+                "--skip-git-repo-check",
+                "--json",
+                "-s",
+                "danger-full-access",
+                "run it",
+            ]);
+        command
+    });
+}
+
+#[test]
+fn copilot_cli_mcp_list_shows_the_entry_and_uninstall_removes_the_file() {
+    let Some(modules) = modules() else { return };
+    let scene = Scene::new(&modules);
+    scene.torii(&["agent", "install", "copilot-cli"], &[]);
+    let mut list = scene.client("copilot");
+    list.env("COPILOT_AUTO_UPDATE", "false")
+        .args(["mcp", "list", "--json"]);
+    let (out, err) = run(list, "copilot mcp list --json");
+    let servers: serde_json::Value =
+        serde_json::from_str(&out).unwrap_or_else(|_| panic!("{out}\n{err}"));
+    let torii = &servers["mcpServers"]["torii"];
+    assert_eq!(torii["type"], "local", "{servers}");
+    assert_eq!(torii["tools"], serde_json::json!(["*"]), "{servers}");
+    assert_eq!(torii["command"], serde_json::json!(scene.setup.exe()));
+    assert_eq!(torii["enabled"], true, "{servers}");
+    scene.torii(&["agent", "uninstall", "copilot-cli"], &[]);
+    assert!(!scene.setup.home.join(".copilot/mcp-config.json").exists());
+}

@@ -1,0 +1,940 @@
+//! `torii agent …` against throwaway homes: every client's file gets the format that client
+//! reads, other content survives byte for byte, and uninstall puts the file back as it was.
+//! (The real clients reading these files are in `agent_clients`.)
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::common::{Root, install_provider, simple_provider};
+
+const OVERRIDES: &[&str] = &[
+    "CODEX_HOME",
+    "CLAUDE_CONFIG_DIR",
+    "GEMINI_CLI_HOME",
+    "XDG_CONFIG_HOME",
+    "APPDATA",
+    "TORII_CURSOR_HOME",
+    "TORII_ANTIGRAVITY_HOME",
+    "TORII_OPENCODE_HOME",
+    "TORII_COPILOT_HOME",
+    "TORII_COPILOT_CLI_HOME",
+    "COPILOT_HOME",
+    "TORII_PI_HOME",
+    "PI_CODING_AGENT_DIR",
+];
+
+/// A config root and an empty home for the clients.
+pub struct Setup {
+    pub root: Root,
+    pub home: PathBuf,
+}
+
+impl Setup {
+    pub fn new() -> Self {
+        let root = Root::new();
+        let home = root.outside().join("home");
+        std::fs::create_dir_all(&home).unwrap();
+        Self { root, home }
+    }
+
+    /// `torii` with HOME pointing at the throwaway home and no client override set.
+    pub fn torii(&self) -> assert_cmd::Command {
+        let mut command = self.root.torii();
+        for var in OVERRIDES {
+            command.env_remove(var);
+        }
+        command.env("HOME", &self.home);
+        command
+    }
+
+    pub fn file(&self, relative: &str) -> PathBuf {
+        self.home.join(relative)
+    }
+
+    pub fn exe(&self) -> String {
+        std::fs::canonicalize(assert_cmd::cargo::cargo_bin("torii"))
+            .unwrap()
+            .display()
+            .to_string()
+    }
+
+    pub fn root_dir(&self) -> String {
+        std::fs::canonicalize(self.root.path())
+            .unwrap()
+            .display()
+            .to_string()
+    }
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn stdout(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Each client's file, the key of the entry, and the entry Torii must write.
+fn expected(setup: &Setup) -> Vec<(&'static str, &'static str, &'static [&'static str], Value)> {
+    let exe = setup.exe();
+    let env = json!({"TORII_CONFIG_DIR": setup.root_dir()});
+    vec![
+        (
+            "claude",
+            ".claude.json",
+            &["mcpServers", "torii"],
+            json!({"type": "stdio", "command": exe, "args": [], "env": env}),
+        ),
+        (
+            "gemini",
+            ".gemini/settings.json",
+            &["mcpServers", "torii"],
+            json!({"command": exe, "args": [], "env": env}),
+        ),
+        (
+            "cursor",
+            ".cursor/mcp.json",
+            &["mcpServers", "torii"],
+            json!({"type": "stdio", "command": exe, "args": [], "env": env}),
+        ),
+        (
+            "antigravity",
+            ".gemini/config/mcp_config.json",
+            &["mcpServers", "torii"],
+            json!({"command": exe, "args": [], "env": env}),
+        ),
+        (
+            "opencode",
+            ".config/opencode/opencode.json",
+            &["mcp", "torii"],
+            json!({"type": "local", "command": [exe], "environment": env, "enabled": true}),
+        ),
+        (
+            "copilot",
+            ".config/Code/User/mcp.json",
+            &["servers", "torii"],
+            json!({"type": "stdio", "command": exe, "args": [], "env": env}),
+        ),
+        (
+            "copilot-cli",
+            ".copilot/mcp-config.json",
+            &["mcpServers", "torii"],
+            json!({"type": "local", "command": exe, "args": [], "env": env, "tools": ["*"]}),
+        ),
+        (
+            "pi",
+            ".pi/agent/mcp.json",
+            &["mcpServers", "torii"],
+            json!({"command": exe, "args": [], "env": env}),
+        ),
+    ]
+}
+
+fn at(value: &Value, path: &[&str]) -> Value {
+    path.iter().fold(value, |value, key| &value[key]).clone()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn every_json_client_gets_its_own_format_and_uninstall_removes_the_file_it_created() {
+    let setup = Setup::new();
+    for (agent, file, path, entry) in expected(&setup) {
+        let output = setup
+            .torii()
+            .args(["agent", "install", agent, "--yes"])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{agent}: {}", stderr(&output));
+        let written = read_json(&setup.file(file));
+        assert_eq!(at(&written, path), entry, "{agent}");
+        let state = read_json(&setup.root.path().join(format!("agents/{agent}.json")));
+        assert_eq!(state["agent"], agent);
+        let output = setup
+            .torii()
+            .args(["agent", "uninstall", agent])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{agent}: {}", stderr(&output));
+        assert!(!setup.file(file).exists(), "{agent}: {file} left behind");
+        assert!(
+            !setup
+                .root
+                .path()
+                .join(format!("agents/{agent}.json"))
+                .exists()
+        );
+    }
+}
+
+#[test]
+fn codex_gets_a_toml_table_that_approves_its_tools_and_keeps_the_rest() {
+    let setup = Setup::new();
+    let original = "# my settings\nmodel = \"o3\"   # keep this comment\n\n[mcp_servers.other]\ncommand = \"other\"\nargs = [\"-v\"]\n";
+    let config = setup.file(".codex/config.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, original).unwrap();
+    let output = setup
+        .torii()
+        .args(["agent", "install", "codex"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let written = std::fs::read_to_string(&config).unwrap();
+    assert!(written.starts_with(original), "{written}");
+    let table: toml_edit::DocumentMut = written.parse().unwrap();
+    let torii = &table["mcp_servers"]["torii"];
+    assert_eq!(torii["command"].as_str(), Some(setup.exe().as_str()));
+    assert_eq!(
+        torii["default_tools_approval_mode"].as_str(),
+        Some("approve")
+    );
+    assert_eq!(
+        torii["env"]["TORII_CONFIG_DIR"].as_str(),
+        Some(setup.root_dir().as_str())
+    );
+    let output = setup
+        .torii()
+        .args(["agent", "uninstall", "codex"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), original);
+}
+
+#[test]
+fn other_content_survives_byte_for_byte_and_uninstall_restores_the_file() {
+    let setup = Setup::new();
+    // VS Code's mcp.json allows comments; spacing and key order are the human's.
+    let original = "{\n    // my servers\n    \"servers\": {\n        \"github\": {\"type\": \"http\", \"url\": \"https://example.invalid\"}\n    },\n    \"inputs\": []\n}\n";
+    let file = setup.root.outside().join("vscode/mcp.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, original).unwrap();
+    let vscode = |command: &mut assert_cmd::Command| {
+        command.env("TORII_COPILOT_HOME", file.parent().unwrap());
+    };
+    let mut install = setup.torii();
+    vscode(&mut install);
+    let output = install
+        .args(["agent", "install", "copilot"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert!(written.contains("// my servers"), "{written}");
+    assert!(
+        written.contains("\"github\": {\"type\": \"http\", \"url\": \"https://example.invalid\"}"),
+        "{written}"
+    );
+    let mut uninstall = setup.torii();
+    vscode(&mut uninstall);
+    let output = uninstall
+        .args(["agent", "uninstall", "copilot"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), original);
+}
+
+#[test]
+fn a_different_torii_server_is_refused_and_nothing_is_written() {
+    let setup = Setup::new();
+    let original = "{\"mcpServers\": {\"torii\": {\"command\": \"/somewhere/else/torii\"}}}\n";
+    let file = setup.file(".claude.json");
+    std::fs::write(&file, original).unwrap();
+    let output = setup
+        .torii()
+        .args(["agent", "install", "claude", "--hook"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("already has a different `torii` MCP server"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), original);
+    assert!(!setup.file(".claude/settings.json").exists());
+    assert!(!setup.root.path().join("agents").exists());
+    // Status tells it apart from managed content.
+    let output = setup
+        .torii()
+        .args(["agent", "status", "claude"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("mcp    pre-existing entry that differs from torii's"),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn an_identical_pre_existing_entry_is_left_alone_and_not_claimed() {
+    let setup = Setup::new();
+    let entry = json!({"mcpServers": {"torii": {
+        "command": setup.exe(), "args": [], "env": {"TORII_CONFIG_DIR": setup.root_dir()}}}});
+    let file = setup.file(".gemini/settings.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, entry.to_string()).unwrap();
+    let output = setup
+        .torii()
+        .args(["agent", "install", "gemini"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stderr(&output).contains("already present, not managed by torii"));
+    let status = stdout(
+        &setup
+            .torii()
+            .args(["agent", "status", "gemini"])
+            .output()
+            .unwrap(),
+    );
+    assert!(
+        status.contains("mcp    pre-existing entry, not managed by torii"),
+        "{status}"
+    );
+    let output = setup
+        .torii()
+        .args(["agent", "uninstall", "gemini"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), entry.to_string());
+}
+
+#[test]
+fn hook_is_refused_before_any_write_for_the_four_clients_without_one() {
+    let setup = Setup::new();
+    for agent in ["opencode", "copilot", "copilot-cli", "pi"] {
+        let output = setup
+            .torii()
+            .args(["agent", "install", agent, "--hook", "--yes"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{agent}");
+        assert!(
+            stderr(&output).contains("--hook is not supported"),
+            "{agent}: {}",
+            stderr(&output)
+        );
+        let status = stdout(
+            &setup
+                .torii()
+                .args(["agent", "status", agent])
+                .output()
+                .unwrap(),
+        );
+        assert!(status.contains("hook   hook not supported"), "{status}");
+        let output = setup
+            .torii()
+            .args(["agent", "uninstall", agent, "--hook"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{agent}");
+    }
+    let entries: Vec<_> = walk(&setup.home);
+    assert!(entries.is_empty(), "written: {entries:?}");
+    assert!(!setup.root.path().join("agents").exists());
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            found.extend(walk(&path));
+        }
+        found.push(path);
+    }
+    found
+}
+
+#[test]
+fn opencode_jsonc_is_refused() {
+    let setup = Setup::new();
+    let jsonc = setup.file(".config/opencode/opencode.jsonc");
+    std::fs::create_dir_all(jsonc.parent().unwrap()).unwrap();
+    std::fs::write(&jsonc, "{ // mine\n}\n").unwrap();
+    let output = setup
+        .torii()
+        .args(["agent", "install", "opencode"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("opencode.jsonc already exists"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!setup.file(".config/opencode/opencode.json").exists());
+}
+
+#[test]
+fn pi_warns_and_needs_yes_without_a_terminal() {
+    let setup = Setup::new();
+    let output = setup
+        .torii()
+        .args(["agent", "install", "pi"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let text = stderr(&output);
+    assert!(text.contains("pi does not speak MCP itself"), "{text}");
+    assert!(text.contains("--yes"), "{text}");
+    assert!(!setup.file(".pi/agent/mcp.json").exists());
+    let output = setup
+        .torii()
+        .args(["agent", "install", "pi", "--yes"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(setup.file(".pi/agent/mcp.json").exists());
+}
+
+#[test]
+fn install_from_a_cargo_build_warns_that_the_entry_points_into_target() {
+    let setup = Setup::new();
+    let output = setup
+        .torii()
+        .args(["agent", "install", "cursor"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("runs from a cargo build"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+fn claude_hook(setup: &Setup) -> Value {
+    json!({
+        "matcher": "Bash",
+        "hooks": [{"type": "command", "command": format!(
+            "{} __hook claude --config-dir {}", setup.exe(), setup.root_dir())}],
+    })
+}
+
+#[test]
+fn uninstall_hook_removes_only_the_guard_and_plain_uninstall_the_rest() {
+    let setup = Setup::new();
+    let settings = setup.file(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    let original = "{\n  \"theme\": \"dark\",\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Edit\", \"hooks\": [{\"type\": \"command\", \"command\": \"lint\"}]}\n    ]\n  }\n}\n";
+    std::fs::write(&settings, original).unwrap();
+    let output = setup
+        .torii()
+        .args(["agent", "install", "claude", "--hook"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stderr(&output).contains("not a sandbox"));
+    let written = read_json(&settings);
+    assert_eq!(written["hooks"]["PreToolUse"][1], claude_hook(&setup));
+    assert_eq!(written["theme"], "dark");
+    let status = stdout(
+        &setup
+            .torii()
+            .args(["agent", "status", "claude"])
+            .output()
+            .unwrap(),
+    );
+    assert!(status.contains("mcp    managed by torii"), "{status}");
+    assert!(status.contains("hook   managed by torii"), "{status}");
+
+    let output = setup
+        .torii()
+        .args(["agent", "uninstall", "claude", "--hook"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), original);
+    let claude = read_json(&setup.file(".claude.json"));
+    assert_eq!(claude["mcpServers"]["torii"]["type"], "stdio");
+
+    let output = setup
+        .torii()
+        .args(["agent", "uninstall", "claude"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(!setup.file(".claude.json").exists());
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), original);
+}
+
+#[test]
+fn uninstall_stops_when_a_managed_entry_was_changed_since() {
+    let setup = Setup::new();
+    let output = setup
+        .torii()
+        .args(["agent", "install", "claude", "--hook"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let file = setup.file(".claude.json");
+    let mut claude = read_json(&file);
+    claude["mcpServers"]["torii"]["args"] = json!(["--mine"]);
+    std::fs::write(&file, claude.to_string()).unwrap();
+    let before_settings = std::fs::read_to_string(setup.file(".claude/settings.json")).unwrap();
+    let output = setup
+        .torii()
+        .args(["agent", "uninstall", "claude"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("was changed since"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(read_json(&file), claude);
+    assert_eq!(
+        std::fs::read_to_string(setup.file(".claude/settings.json")).unwrap(),
+        before_settings
+    );
+    let status = stdout(
+        &setup
+            .torii()
+            .args(["agent", "status", "claude"])
+            .output()
+            .unwrap(),
+    );
+    assert!(status.contains("changed since"), "{status}");
+    // The hook alone can still go.
+    let output = setup
+        .torii()
+        .args(["agent", "uninstall", "claude", "--hook"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+}
+
+#[test]
+fn reinstall_is_idempotent_and_a_symlinked_file_stays_a_link() {
+    let setup = Setup::new();
+    let real = setup.root.outside().join("dotfiles/claude.json");
+    std::fs::create_dir_all(real.parent().unwrap()).unwrap();
+    std::fs::write(&real, "{\"theme\": \"light\"}\n").unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&real, setup.file(".claude.json")).unwrap();
+    #[cfg(not(unix))]
+    std::fs::copy(&real, setup.file(".claude.json")).unwrap();
+    for _ in 0..2 {
+        let output = setup
+            .torii()
+            .args(["agent", "install", "claude", "--hook"])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", stderr(&output));
+    }
+    let settings = read_json(&setup.file(".claude/settings.json"));
+    assert_eq!(settings["hooks"]["PreToolUse"].as_array().unwrap().len(), 1);
+    #[cfg(unix)]
+    {
+        assert!(
+            std::fs::symlink_metadata(setup.file(".claude.json"))
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(read_json(&real)["mcpServers"]["torii"]["type"], "stdio");
+    }
+}
+
+#[test]
+fn list_names_every_agent_and_which_have_a_hook() {
+    let setup = Setup::new();
+    let output = setup.torii().args(["agent", "list"]).output().unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    for agent in [
+        "codex",
+        "claude",
+        "gemini",
+        "cursor",
+        "antigravity",
+        "opencode",
+        "copilot",
+        "copilot-cli",
+        "pi",
+    ] {
+        assert!(
+            text.lines()
+                .any(|line| line.starts_with(&format!("{agent} "))),
+            "{agent}: {text}"
+        );
+    }
+    assert_eq!(text.matches("not supported").count(), 4, "{text}");
+    let output = setup
+        .torii()
+        .args(["agent", "install", "nano"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("unknown agent `nano`"));
+}
+
+/// Runs the installed hook command of `agent` with `input` on stdin.
+fn run_hook(setup: &Setup, agent: &str, input: &str) -> (String, i32) {
+    let output = std::process::Command::new(setup.exe())
+        .args(["__hook", agent, "--config-dir", &setup.root_dir()])
+        .env_remove("TORII_CONFIG_DIR")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(input.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    (
+        String::from_utf8(output.stdout).unwrap(),
+        output.status.code().unwrap_or(-1),
+    )
+}
+
+fn bash(command: &str) -> String {
+    json!({"hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": command}})
+    .to_string()
+}
+
+#[test]
+fn the_hook_denies_provider_executables_in_each_clients_format() {
+    let setup = Setup::new();
+    install_provider(
+        &setup.root,
+        "kubectl",
+        &simple_provider("kubectl", ""),
+        "deny: []\naccept: []\n",
+    );
+    let (out, code) = run_hook(&setup, "claude", &bash("cd /tmp && kubectl get pods"));
+    assert_eq!(code, 0);
+    let answer: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(answer["hookSpecificOutput"]["permissionDecision"], "deny");
+    let reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap();
+    assert!(reason.contains("MCP tool `kubectl`"), "{reason}");
+    assert!(!reason.contains(&setup.root_dir()), "{reason}");
+
+    // Nothing to block: no answer at all, so the client's own approval applies.
+    assert_eq!(
+        run_hook(&setup, "claude", &bash("echo kubectl")),
+        (String::new(), 0)
+    );
+    assert_eq!(
+        run_hook(&setup, "claude", &bash("ls -la")),
+        (String::new(), 0)
+    );
+
+    let gemini = json!({"hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
+        "tool_input": {"command": "bash -c 'kubectl get pods'"}});
+    let (out, _) = run_hook(&setup, "gemini", &gemini.to_string());
+    assert_eq!(
+        serde_json::from_str::<Value>(&out).unwrap()["decision"],
+        "deny"
+    );
+
+    let cursor = json!({"hook_event_name": "beforeShellExecution", "command": "/usr/bin/kubectl get pods", "cwd": "/tmp"});
+    let (out, _) = run_hook(&setup, "cursor", &cursor.to_string());
+    assert_eq!(
+        serde_json::from_str::<Value>(&out).unwrap()["permission"],
+        "deny"
+    );
+}
+
+#[test]
+fn the_hook_fails_closed() {
+    let setup = Setup::new();
+    // No provider: nothing to protect, nothing blocked.
+    assert_eq!(
+        run_hook(&setup, "claude", &bash("kubectl get pods")),
+        (String::new(), 0)
+    );
+    install_provider(
+        &setup.root,
+        "kubectl",
+        &simple_provider("kubectl", ""),
+        "deny: []\naccept: []\n",
+    );
+    for input in ["not json", "{}", "{\"tool_input\": {\"command\": 3}}"] {
+        let (out, code) = run_hook(&setup, "claude", input);
+        assert_eq!(code, 0);
+        let answer: Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{input}: {out}"));
+        assert_eq!(
+            answer["hookSpecificOutput"]["permissionDecision"], "deny",
+            "{input}"
+        );
+    }
+    // A command word the hook cannot resolve statically.
+    let (out, _) = run_hook(&setup, "claude", &bash("$K get pods"));
+    assert!(out.contains("\"deny\""), "{out}");
+    // An unloadable registry denies everything.
+    setup
+        .root
+        .write("providers/broken/provider.yaml", "version: [\n");
+    let (out, _) = run_hook(&setup, "claude", &bash("ls"));
+    assert!(out.contains("cannot load the installed providers"), "{out}");
+}
+
+fn ok(output: std::process::Output) -> std::process::Output {
+    assert!(output.status.success(), "{}", stderr(&output));
+    output
+}
+
+/// Red-team finding: a group put before Torii's in `hooks.json` moves the hook's position, and
+/// Codex silently skips a hook whose trust names another position. Status must say so.
+#[test]
+fn codex_status_tells_when_the_hook_is_no_longer_trusted() {
+    let setup = Setup::new();
+    ok(setup
+        .torii()
+        .args(["agent", "install", "codex", "--hook"])
+        .output()
+        .unwrap());
+    let config = std::fs::read_to_string(setup.file(".codex/config.toml")).unwrap();
+    assert!(config.contains("pre_tool_use:0:0"), "{config}");
+    assert!(config.contains("trusted_hash = \"sha256:"), "{config}");
+    let status = stdout(&ok(setup
+        .torii()
+        .args(["agent", "status", "codex"])
+        .output()
+        .unwrap()));
+    assert!(status.contains("trust  Codex trusts the hook"), "{status}");
+
+    let hooks_file = setup.file(".codex/hooks.json");
+    let mut hooks = read_json(&hooks_file);
+    hooks["hooks"]["PreToolUse"].as_array_mut().unwrap().insert(
+        0,
+        json!({"matcher": "Read", "hooks": [{"type": "command", "command": "x"}]}),
+    );
+    std::fs::write(&hooks_file, hooks.to_string()).unwrap();
+    let status = stdout(&ok(setup
+        .torii()
+        .args(["agent", "status", "codex"])
+        .output()
+        .unwrap()));
+    assert!(status.contains("does not trust the hook"), "{status}");
+    // Installing again trusts it where it is now, and drops the stale entry.
+    ok(setup
+        .torii()
+        .args(["agent", "install", "codex", "--hook"])
+        .output()
+        .unwrap());
+    let config = std::fs::read_to_string(setup.file(".codex/config.toml")).unwrap();
+    assert!(config.contains("pre_tool_use:1:0"), "{config}");
+    assert!(!config.contains("pre_tool_use:0:0"), "{config}");
+    ok(setup
+        .torii()
+        .args(["agent", "uninstall", "codex"])
+        .output()
+        .unwrap());
+    assert!(!setup.file(".codex/config.toml").exists());
+    assert_eq!(
+        read_json(&hooks_file)["hooks"]["PreToolUse"][0]["matcher"],
+        "Read"
+    );
+}
+
+/// Red-team finding: with a key given twice, Torii edited the copy the client ignores.
+#[test]
+fn a_file_with_a_duplicate_key_is_refused() {
+    let setup = Setup::new();
+    let original = "{\n  \"mcpServers\": {},\n  \"mcpServers\": {\"torii\": {\"command\": \"/usr/bin/evil\"}}\n}\n";
+    std::fs::write(setup.file(".claude.json"), original).unwrap();
+    let output = setup
+        .torii()
+        .args(["agent", "install", "claude"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains(".claude.json: the key `mcpServers` appears twice"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        std::fs::read_to_string(setup.file(".claude.json")).unwrap(),
+        original
+    );
+}
+
+/// Red-team finding: a file Torii created was deleted with the comments the human added.
+#[test]
+fn uninstall_keeps_a_created_file_that_now_holds_the_humans_comments() {
+    let setup = Setup::new();
+    ok(setup
+        .torii()
+        .args(["agent", "install", "codex"])
+        .output()
+        .unwrap());
+    let config = setup.file(".codex/config.toml");
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str("# model = \"o3\"\n");
+    std::fs::write(&config, &text).unwrap();
+    ok(setup
+        .torii()
+        .args(["agent", "uninstall", "codex"])
+        .output()
+        .unwrap());
+    assert_eq!(
+        std::fs::read_to_string(&config).unwrap(),
+        "# model = \"o3\"\n"
+    );
+}
+
+/// Red-team finding: a hand-edited state file made uninstall edit a file Torii never wrote.
+#[test]
+fn uninstall_refuses_a_record_outside_the_clients_files() {
+    let setup = Setup::new();
+    let cargo = setup.root.outside().join("proj/Cargo.toml");
+    std::fs::create_dir_all(cargo.parent().unwrap()).unwrap();
+    let original = "[package]\nname = \"x\"\n\n[dependencies]\nserde = \"1\"\n";
+    std::fs::write(&cargo, original).unwrap();
+    let state = json!({"agent": "pi", "mcp": [{"file": cargo, "place": {"member": ["dependencies"]},
+        "value": {"serde": "1"}, "created_file": true}]});
+    setup.root.write("agents/pi.json", &state.to_string());
+    let output = setup
+        .torii()
+        .args(["agent", "uninstall", "pi"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("which is not a place where torii writes for pi"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(std::fs::read_to_string(&cargo).unwrap(), original);
+
+    // The right file but containers that are not on the way to the entry.
+    let pi = setup.file(".pi/agent/mcp.json");
+    std::fs::create_dir_all(pi.parent().unwrap()).unwrap();
+    std::fs::write(&pi, "{\"a\": {}, \"mcpServers\": {}}\n").unwrap();
+    let state = json!({"agent": "pi", "mcp": [{"file": pi, "place": {"member": ["mcpServers", "torii"]},
+        "value": {}, "created": [["a"]], "created_file": true}]});
+    setup.root.write("agents/pi.json", &state.to_string());
+    let output = setup
+        .torii()
+        .args(["agent", "uninstall", "pi"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(pi.exists());
+}
+
+/// Red-team finding: Cursor's `version`, which the human's own hooks still need, went too.
+#[test]
+fn cursor_uninstall_keeps_version_while_other_hooks_remain() {
+    let setup = Setup::new();
+    ok(setup
+        .torii()
+        .args(["agent", "install", "cursor", "--hook"])
+        .output()
+        .unwrap());
+    let file = setup.file(".cursor/hooks.json");
+    let mut hooks = read_json(&file);
+    assert_eq!(hooks["version"], 1);
+    hooks["hooks"]["afterFileEdit"] = json!([{"command": "fmt"}]);
+    std::fs::write(&file, hooks.to_string()).unwrap();
+    ok(setup
+        .torii()
+        .args(["agent", "uninstall", "cursor"])
+        .output()
+        .unwrap());
+    let left = read_json(&file);
+    assert_eq!(left["version"], 1, "{left}");
+    assert_eq!(
+        left["hooks"],
+        json!({"afterFileEdit": [{"command": "fmt"}]})
+    );
+}
+
+/// Red-team findings: relative override variables, hard links, a byte-order mark.
+#[test]
+fn relative_overrides_hard_links_and_a_bom() {
+    let setup = Setup::new();
+    ok(setup
+        .torii()
+        .env("CODEX_HOME", "rel")
+        .args(["agent", "install", "codex"])
+        .output()
+        .unwrap());
+    let state = read_json(&setup.root.path().join("agents/codex.json"));
+    let recorded = state["mcp"][0]["file"].as_str().unwrap().to_string();
+    assert!(Path::new(&recorded).is_absolute(), "{recorded}");
+    assert!(setup.root.work().join("rel/config.toml").exists());
+
+    let claude = setup.file(".claude.json");
+    std::fs::write(&claude, "{}\n").unwrap();
+    #[cfg(unix)]
+    {
+        std::fs::hard_link(&claude, setup.root.outside().join("copy.json")).unwrap();
+        let output = setup
+            .torii()
+            .args(["agent", "install", "claude"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1));
+        assert!(
+            stderr(&output).contains("hard links"),
+            "{}",
+            stderr(&output)
+        );
+        std::fs::remove_file(setup.root.outside().join("copy.json")).unwrap();
+    }
+    let original = "\u{feff}{\n  \"theme\": \"dark\"\n}\n";
+    std::fs::write(&claude, original).unwrap();
+    ok(setup
+        .torii()
+        .args(["agent", "install", "claude"])
+        .output()
+        .unwrap());
+    assert!(
+        std::fs::read_to_string(&claude)
+            .unwrap()
+            .starts_with('\u{feff}')
+    );
+    ok(setup
+        .torii()
+        .args(["agent", "uninstall", "claude"])
+        .output()
+        .unwrap());
+    assert_eq!(std::fs::read_to_string(&claude).unwrap(), original);
+}
+
+/// Red-team finding: a root that is not UTF-8 was pinned as another path, and the hook then
+/// protected nothing.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_root_that_is_not_utf8_is_refused() {
+    use std::os::unix::ffi::OsStrExt;
+    let setup = Setup::new();
+    let odd = setup
+        .root
+        .outside()
+        .join(std::ffi::OsStr::from_bytes(b"r\xff"));
+    std::fs::create_dir_all(&odd).unwrap();
+    let output = setup
+        .torii()
+        .env("TORII_CONFIG_DIR", &odd)
+        .args(["agent", "install", "claude", "--hook"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("not valid UTF-8"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!setup.file(".claude.json").exists());
+}
