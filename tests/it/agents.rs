@@ -938,3 +938,22 @@ fn a_root_that_is_not_utf8_is_refused() {
     );
     assert!(!setup.file(".claude.json").exists());
 }
+
+/// Red-team finding: a failed write of the client's file left a state recording an entry that
+/// was never written, which then locked the entry as "changed since".
+#[test]
+fn a_failed_write_leaves_the_state_as_it_was() {
+    let setup = Setup::new();
+    // A directory cannot be created under a regular file: the write of mcp.json fails.
+    let blocker = setup.root.outside().join("a-file");
+    std::fs::write(&blocker, "").unwrap();
+    let output = setup
+        .torii()
+        .env("TORII_CURSOR_HOME", blocker.join("cursor"))
+        .args(["agent", "install", "cursor"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("cannot create"), "{}", stderr(&output));
+    assert!(!setup.root.path().join("agents/cursor.json").exists());
+}
