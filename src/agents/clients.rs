@@ -222,6 +222,13 @@ pub enum Place {
 }
 
 impl Place {
+    /// The member's key path, or the array's.
+    pub fn path(&self) -> &[String] {
+        match self {
+            Place::Member(path) | Place::Element(path) => path,
+        }
+    }
+
     pub fn describe(&self) -> String {
         match self {
             Place::Member(path) => super::document::dotted(path),

@@ -122,12 +122,13 @@ fn command_of(agent: Agent, input: &[u8]) -> Result<String, String> {
 
 /// The agent-facing reason: which tool to call instead, and how.
 fn blocked(registry: &Registry, program: &str) -> String {
+    // The providers whose `command` is the program the guard reported, named as it names them.
     let providers: Vec<_> = registry
         .iter()
         .filter(|provider| {
             shell_guard::Guard::new([provider.config().command.as_str()])
-                .check(program)
-                .is_ok_and(|hit| hit.is_some())
+                .programs()
+                .any(|name| name == program)
         })
         .collect();
     let tools: Vec<String> = providers

@@ -79,14 +79,11 @@ impl Files {
     }
 
     fn get(&mut self, file: &Path) -> Result<&mut ClientFile, AgentError> {
-        if !self.files.contains_key(file) {
-            let loaded = ClientFile::load(file, syntax_of(file))?;
-            self.files.insert(file.to_path_buf(), loaded);
+        use std::collections::btree_map::Entry;
+        match self.files.entry(file.to_path_buf()) {
+            Entry::Occupied(loaded) => Ok(loaded.into_mut()),
+            Entry::Vacant(slot) => Ok(slot.insert(ClientFile::load(file, syntax_of(file))?)),
         }
-        // Inserted just above when it was missing.
-        self.files
-            .get_mut(file)
-            .ok_or_else(|| AgentError::File(missing(file)))
     }
 
     /// Writes every changed file; `created` names files Torii created and may delete when empty.
@@ -100,13 +97,6 @@ impl Files {
     }
 }
 
-fn missing(file: &Path) -> ClientFileError {
-    ClientFileError::Read {
-        path: file.to_path_buf(),
-        source: std::io::Error::other("was not loaded"),
-    }
-}
-
 fn syntax_of(file: &Path) -> super::document::Syntax {
     match file.extension().and_then(|ext| ext.to_str()) {
         Some("toml") => super::document::Syntax::Toml,
@@ -114,12 +104,9 @@ fn syntax_of(file: &Path) -> super::document::Syntax {
     }
 }
 
-/// What is at a managed place now.
+/// What is at a managed place now (for an element, the whole array).
 fn current(file: &ClientFile, place: &Place) -> Result<Option<Value>, DocumentError> {
-    match place {
-        Place::Member(path) => file.document.get(path),
-        Place::Element(path) => Ok(file.document.get(path)?),
-    }
+    file.document.get(place.path())
 }
 
 fn contains(array: &Option<Value>, value: &Value) -> bool {

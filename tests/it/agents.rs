@@ -954,6 +954,10 @@ fn a_failed_write_leaves_the_state_as_it_was() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(1));
-    assert!(stderr(&output).contains("cannot create"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("cannot create"),
+        "{}",
+        stderr(&output)
+    );
     assert!(!setup.root.path().join("agents/cursor.json").exists());
 }
