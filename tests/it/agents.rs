@@ -48,6 +48,16 @@ impl Setup {
         command
     }
 
+    /// `torii <args>`, finished.
+    pub fn run(&self, args: &[&str]) -> std::process::Output {
+        self.torii().args(args).output().unwrap()
+    }
+
+    /// `torii <args>`, which must succeed.
+    pub fn ok(&self, args: &[&str]) -> std::process::Output {
+        ok(self.run(args))
+    }
+
     pub fn file(&self, relative: &str) -> PathBuf {
         self.home.join(relative)
     }
@@ -144,21 +154,13 @@ fn at(value: &Value, path: &[&str]) -> Value {
 fn every_json_client_gets_its_own_format_and_uninstall_removes_the_file_it_created() {
     let setup = Setup::new();
     for (agent, file, path, entry) in expected(&setup) {
-        let output = setup
-            .torii()
-            .args(["agent", "install", agent, "--yes"])
-            .output()
-            .unwrap();
+        let output = setup.run(&["agent", "install", agent, "--yes"]);
         assert!(output.status.success(), "{agent}: {}", stderr(&output));
         let written = read_json(&setup.file(file));
         assert_eq!(at(&written, path), entry, "{agent}");
         let state = read_json(&setup.root.path().join(format!("agents/{agent}.json")));
         assert_eq!(state["agent"], agent);
-        let output = setup
-            .torii()
-            .args(["agent", "uninstall", agent])
-            .output()
-            .unwrap();
+        let output = setup.run(&["agent", "uninstall", agent]);
         assert!(output.status.success(), "{agent}: {}", stderr(&output));
         assert!(!setup.file(file).exists(), "{agent}: {file} left behind");
         assert!(
@@ -178,11 +180,7 @@ fn codex_gets_a_toml_table_that_approves_its_tools_and_keeps_the_rest() {
     let config = setup.file(".codex/config.toml");
     std::fs::create_dir_all(config.parent().unwrap()).unwrap();
     std::fs::write(&config, original).unwrap();
-    let output = setup
-        .torii()
-        .args(["agent", "install", "codex"])
-        .output()
-        .unwrap();
+    let output = setup.run(&["agent", "install", "codex"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let written = std::fs::read_to_string(&config).unwrap();
     assert!(written.starts_with(original), "{written}");
@@ -197,11 +195,7 @@ fn codex_gets_a_toml_table_that_approves_its_tools_and_keeps_the_rest() {
         torii["env"]["TORII_CONFIG_DIR"].as_str(),
         Some(setup.root_dir().as_str())
     );
-    let output = setup
-        .torii()
-        .args(["agent", "uninstall", "codex"])
-        .output()
-        .unwrap();
+    let output = setup.run(&["agent", "uninstall", "codex"]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(std::fs::read_to_string(&config).unwrap(), original);
 }
@@ -246,11 +240,7 @@ fn a_different_torii_server_is_refused_and_nothing_is_written() {
     let original = "{\"mcpServers\": {\"torii\": {\"command\": \"/somewhere/else/torii\"}}}\n";
     let file = setup.file(".claude.json");
     std::fs::write(&file, original).unwrap();
-    let output = setup
-        .torii()
-        .args(["agent", "install", "claude", "--hook"])
-        .output()
-        .unwrap();
+    let output = setup.run(&["agent", "install", "claude", "--hook"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
         stderr(&output).contains("already has a different `torii` MCP server"),
@@ -261,11 +251,7 @@ fn a_different_torii_server_is_refused_and_nothing_is_written() {
     assert!(!setup.file(".claude/settings.json").exists());
     assert!(!setup.root.path().join("agents").exists());
     // Status tells it apart from managed content.
-    let output = setup
-        .torii()
-        .args(["agent", "status", "claude"])
-        .output()
-        .unwrap();
+    let output = setup.run(&["agent", "status", "claude"]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(
         stdout(&output).contains("mcp    pre-existing entry that differs from torii's"),
@@ -282,29 +268,15 @@ fn an_identical_pre_existing_entry_is_left_alone_and_not_claimed() {
     let file = setup.file(".gemini/settings.json");
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
     std::fs::write(&file, entry.to_string()).unwrap();
-    let output = setup
-        .torii()
-        .args(["agent", "install", "gemini"])
-        .output()
-        .unwrap();
+    let output = setup.run(&["agent", "install", "gemini"]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(stderr(&output).contains("already present, not managed by torii"));
-    let status = stdout(
-        &setup
-            .torii()
-            .args(["agent", "status", "gemini"])
-            .output()
-            .unwrap(),
-    );
+    let status = stdout(&setup.run(&["agent", "status", "gemini"]));
     assert!(
         status.contains("mcp    pre-existing entry, not managed by torii"),
         "{status}"
     );
-    let output = setup
-        .torii()
-        .args(["agent", "uninstall", "gemini"])
-        .output()
-        .unwrap();
+    let output = setup.run(&["agent", "uninstall", "gemini"]);
     assert!(output.status.success());
     assert_eq!(std::fs::read_to_string(&file).unwrap(), entry.to_string());
 }
@@ -313,30 +285,16 @@ fn an_identical_pre_existing_entry_is_left_alone_and_not_claimed() {
 fn hook_is_refused_before_any_write_for_the_four_clients_without_one() {
     let setup = Setup::new();
     for agent in ["opencode", "copilot", "copilot-cli", "pi"] {
-        let output = setup
-            .torii()
-            .args(["agent", "install", agent, "--hook", "--yes"])
-            .output()
-            .unwrap();
+        let output = setup.run(&["agent", "install", agent, "--hook", "--yes"]);
         assert_eq!(output.status.code(), Some(1), "{agent}");
         assert!(
             stderr(&output).contains("--hook is not supported"),
             "{agent}: {}",
             stderr(&output)
         );
-        let status = stdout(
-            &setup
-                .torii()
-                .args(["agent", "status", agent])
-                .output()
-                .unwrap(),
-        );
+        let status = stdout(&setup.run(&["agent", "status", agent]));
         assert!(status.contains("hook   hook not supported"), "{status}");
-        let output = setup
-            .torii()
-            .args(["agent", "uninstall", agent, "--hook"])
-            .output()
-            .unwrap();
+        let output = setup.run(&["agent", "uninstall", agent, "--hook"]);
         assert_eq!(output.status.code(), Some(1), "{agent}");
     }
     let entries: Vec<_> = walk(&setup.home);
@@ -362,11 +320,7 @@ fn opencode_jsonc_is_refused() {
     let jsonc = setup.file(".config/opencode/opencode.jsonc");
     std::fs::create_dir_all(jsonc.parent().unwrap()).unwrap();
     std::fs::write(&jsonc, "{ // mine\n}\n").unwrap();
-    let output = setup
-        .torii()
-        .args(["agent", "install", "opencode"])
-        .output()
-        .unwrap();
+    let output = setup.run(&["agent", "install", "opencode"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
         stderr(&output).contains("opencode.jsonc already exists"),
@@ -379,21 +333,13 @@ fn opencode_jsonc_is_refused() {
 #[test]
 fn pi_warns_and_needs_yes_without_a_terminal() {
     let setup = Setup::new();
-    let output = setup
-        .torii()
-        .args(["agent", "install", "pi"])
-        .output()
-        .unwrap();
+    let output = setup.run(&["agent", "install", "pi"]);
     assert_eq!(output.status.code(), Some(1));
     let text = stderr(&output);
     assert!(text.contains("pi does not speak MCP itself"), "{text}");
     assert!(text.contains("--yes"), "{text}");
     assert!(!setup.file(".pi/agent/mcp.json").exists());
-    let output = setup
-        .torii()
-        .args(["agent", "install", "pi", "--yes"])
-        .output()
-        .unwrap();
+    let output = setup.run(&["agent", "install", "pi", "--yes"]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(setup.file(".pi/agent/mcp.json").exists());
 }
@@ -401,11 +347,7 @@ fn pi_warns_and_needs_yes_without_a_terminal() {
 #[test]
 fn install_from_a_cargo_build_warns_that_the_entry_points_into_target() {
     let setup = Setup::new();
-    let output = setup
-        .torii()
-        .args(["agent", "install", "cursor"])
-        .output()
-        .unwrap();
+    let output = setup.run(&["agent", "install", "cursor"]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(
         stderr(&output).contains("runs from a cargo build"),
@@ -429,41 +371,23 @@ fn uninstall_hook_removes_only_the_guard_and_plain_uninstall_the_rest() {
     std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
     let original = "{\n  \"theme\": \"dark\",\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Edit\", \"hooks\": [{\"type\": \"command\", \"command\": \"lint\"}]}\n    ]\n  }\n}\n";
     std::fs::write(&settings, original).unwrap();
-    let output = setup
-        .torii()
-        .args(["agent", "install", "claude", "--hook"])
-        .output()
-        .unwrap();
+    let output = setup.run(&["agent", "install", "claude", "--hook"]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(stderr(&output).contains("not a sandbox"));
     let written = read_json(&settings);
     assert_eq!(written["hooks"]["PreToolUse"][1], claude_hook(&setup));
     assert_eq!(written["theme"], "dark");
-    let status = stdout(
-        &setup
-            .torii()
-            .args(["agent", "status", "claude"])
-            .output()
-            .unwrap(),
-    );
+    let status = stdout(&setup.run(&["agent", "status", "claude"]));
     assert!(status.contains("mcp    managed by torii"), "{status}");
     assert!(status.contains("hook   managed by torii"), "{status}");
 
-    let output = setup
-        .torii()
-        .args(["agent", "uninstall", "claude", "--hook"])
-        .output()
-        .unwrap();
+    let output = setup.run(&["agent", "uninstall", "claude", "--hook"]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), original);
     let claude = read_json(&setup.file(".claude.json"));
     assert_eq!(claude["mcpServers"]["torii"]["type"], "stdio");
 
-    let output = setup
-        .torii()
-        .args(["agent", "uninstall", "claude"])
-        .output()
-        .unwrap();
+    let output = setup.run(&["agent", "uninstall", "claude"]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(!setup.file(".claude.json").exists());
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), original);
@@ -472,22 +396,14 @@ fn uninstall_hook_removes_only_the_guard_and_plain_uninstall_the_rest() {
 #[test]
 fn uninstall_stops_when_a_managed_entry_was_changed_since() {
     let setup = Setup::new();
-    let output = setup
-        .torii()
-        .args(["agent", "install", "claude", "--hook"])
-        .output()
-        .unwrap();
+    let output = setup.run(&["agent", "install", "claude", "--hook"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let file = setup.file(".claude.json");
     let mut claude = read_json(&file);
     claude["mcpServers"]["torii"]["args"] = json!(["--mine"]);
     std::fs::write(&file, claude.to_string()).unwrap();
     let before_settings = std::fs::read_to_string(setup.file(".claude/settings.json")).unwrap();
-    let output = setup
-        .torii()
-        .args(["agent", "uninstall", "claude"])
-        .output()
-        .unwrap();
+    let output = setup.run(&["agent", "uninstall", "claude"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
         stderr(&output).contains("was changed since"),
@@ -499,20 +415,10 @@ fn uninstall_stops_when_a_managed_entry_was_changed_since() {
         std::fs::read_to_string(setup.file(".claude/settings.json")).unwrap(),
         before_settings
     );
-    let status = stdout(
-        &setup
-            .torii()
-            .args(["agent", "status", "claude"])
-            .output()
-            .unwrap(),
-    );
+    let status = stdout(&setup.run(&["agent", "status", "claude"]));
     assert!(status.contains("changed since"), "{status}");
     // The hook alone can still go.
-    let output = setup
-        .torii()
-        .args(["agent", "uninstall", "claude", "--hook"])
-        .output()
-        .unwrap();
+    let output = setup.run(&["agent", "uninstall", "claude", "--hook"]);
     assert!(output.status.success(), "{}", stderr(&output));
 }
 
@@ -527,11 +433,7 @@ fn reinstall_is_idempotent_and_a_symlinked_file_stays_a_link() {
     #[cfg(not(unix))]
     std::fs::copy(&real, setup.file(".claude.json")).unwrap();
     for _ in 0..2 {
-        let output = setup
-            .torii()
-            .args(["agent", "install", "claude", "--hook"])
-            .output()
-            .unwrap();
+        let output = setup.run(&["agent", "install", "claude", "--hook"]);
         assert!(output.status.success(), "{}", stderr(&output));
     }
     let settings = read_json(&setup.file(".claude/settings.json"));
@@ -551,7 +453,7 @@ fn reinstall_is_idempotent_and_a_symlinked_file_stays_a_link() {
 #[test]
 fn list_names_every_agent_and_which_have_a_hook() {
     let setup = Setup::new();
-    let output = setup.torii().args(["agent", "list"]).output().unwrap();
+    let output = setup.run(&["agent", "list"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
     for agent in [
@@ -572,11 +474,7 @@ fn list_names_every_agent_and_which_have_a_hook() {
         );
     }
     assert_eq!(text.matches("not supported").count(), 4, "{text}");
-    let output = setup
-        .torii()
-        .args(["agent", "install", "nano"])
-        .output()
-        .unwrap();
+    let output = setup.run(&["agent", "install", "nano"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("unknown agent `nano`"));
 }
@@ -696,19 +594,11 @@ fn ok(output: std::process::Output) -> std::process::Output {
 #[test]
 fn codex_status_tells_when_the_hook_is_no_longer_trusted() {
     let setup = Setup::new();
-    ok(setup
-        .torii()
-        .args(["agent", "install", "codex", "--hook"])
-        .output()
-        .unwrap());
+    setup.ok(&["agent", "install", "codex", "--hook"]);
     let config = std::fs::read_to_string(setup.file(".codex/config.toml")).unwrap();
     assert!(config.contains("pre_tool_use:0:0"), "{config}");
     assert!(config.contains("trusted_hash = \"sha256:"), "{config}");
-    let status = stdout(&ok(setup
-        .torii()
-        .args(["agent", "status", "codex"])
-        .output()
-        .unwrap()));
+    let status = stdout(&setup.ok(&["agent", "status", "codex"]));
     assert!(status.contains("trust  Codex trusts the hook"), "{status}");
 
     let hooks_file = setup.file(".codex/hooks.json");
@@ -718,26 +608,14 @@ fn codex_status_tells_when_the_hook_is_no_longer_trusted() {
         json!({"matcher": "Read", "hooks": [{"type": "command", "command": "x"}]}),
     );
     std::fs::write(&hooks_file, hooks.to_string()).unwrap();
-    let status = stdout(&ok(setup
-        .torii()
-        .args(["agent", "status", "codex"])
-        .output()
-        .unwrap()));
+    let status = stdout(&setup.ok(&["agent", "status", "codex"]));
     assert!(status.contains("does not trust the hook"), "{status}");
     // Installing again trusts it where it is now, and drops the stale entry.
-    ok(setup
-        .torii()
-        .args(["agent", "install", "codex", "--hook"])
-        .output()
-        .unwrap());
+    setup.ok(&["agent", "install", "codex", "--hook"]);
     let config = std::fs::read_to_string(setup.file(".codex/config.toml")).unwrap();
     assert!(config.contains("pre_tool_use:1:0"), "{config}");
     assert!(!config.contains("pre_tool_use:0:0"), "{config}");
-    ok(setup
-        .torii()
-        .args(["agent", "uninstall", "codex"])
-        .output()
-        .unwrap());
+    setup.ok(&["agent", "uninstall", "codex"]);
     assert!(!setup.file(".codex/config.toml").exists());
     assert_eq!(
         read_json(&hooks_file)["hooks"]["PreToolUse"][0]["matcher"],
@@ -751,11 +629,7 @@ fn a_file_with_a_duplicate_key_is_refused() {
     let setup = Setup::new();
     let original = "{\n  \"mcpServers\": {},\n  \"mcpServers\": {\"torii\": {\"command\": \"/usr/bin/evil\"}}\n}\n";
     std::fs::write(setup.file(".claude.json"), original).unwrap();
-    let output = setup
-        .torii()
-        .args(["agent", "install", "claude"])
-        .output()
-        .unwrap();
+    let output = setup.run(&["agent", "install", "claude"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
         stderr(&output).contains(".claude.json: the key `mcpServers` appears twice"),
@@ -772,20 +646,12 @@ fn a_file_with_a_duplicate_key_is_refused() {
 #[test]
 fn uninstall_keeps_a_created_file_that_now_holds_the_humans_comments() {
     let setup = Setup::new();
-    ok(setup
-        .torii()
-        .args(["agent", "install", "codex"])
-        .output()
-        .unwrap());
+    setup.ok(&["agent", "install", "codex"]);
     let config = setup.file(".codex/config.toml");
     let mut text = std::fs::read_to_string(&config).unwrap();
     text.push_str("# model = \"o3\"\n");
     std::fs::write(&config, &text).unwrap();
-    ok(setup
-        .torii()
-        .args(["agent", "uninstall", "codex"])
-        .output()
-        .unwrap());
+    setup.ok(&["agent", "uninstall", "codex"]);
     assert_eq!(
         std::fs::read_to_string(&config).unwrap(),
         "# model = \"o3\"\n"
@@ -803,11 +669,7 @@ fn uninstall_refuses_a_record_outside_the_clients_files() {
     let state = json!({"agent": "pi", "mcp": [{"file": cargo, "place": {"member": ["dependencies"]},
         "value": {"serde": "1"}, "created_file": true}]});
     setup.root.write("agents/pi.json", &state.to_string());
-    let output = setup
-        .torii()
-        .args(["agent", "uninstall", "pi"])
-        .output()
-        .unwrap();
+    let output = setup.run(&["agent", "uninstall", "pi"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
         stderr(&output).contains("which is not a place where torii writes for pi"),
@@ -823,11 +685,7 @@ fn uninstall_refuses_a_record_outside_the_clients_files() {
     let state = json!({"agent": "pi", "mcp": [{"file": pi, "place": {"member": ["mcpServers", "torii"]},
         "value": {}, "created": [["a"]], "created_file": true}]});
     setup.root.write("agents/pi.json", &state.to_string());
-    let output = setup
-        .torii()
-        .args(["agent", "uninstall", "pi"])
-        .output()
-        .unwrap();
+    let output = setup.run(&["agent", "uninstall", "pi"]);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     assert!(pi.exists());
 }
@@ -836,21 +694,13 @@ fn uninstall_refuses_a_record_outside_the_clients_files() {
 #[test]
 fn cursor_uninstall_keeps_version_while_other_hooks_remain() {
     let setup = Setup::new();
-    ok(setup
-        .torii()
-        .args(["agent", "install", "cursor", "--hook"])
-        .output()
-        .unwrap());
+    setup.ok(&["agent", "install", "cursor", "--hook"]);
     let file = setup.file(".cursor/hooks.json");
     let mut hooks = read_json(&file);
     assert_eq!(hooks["version"], 1);
     hooks["hooks"]["afterFileEdit"] = json!([{"command": "fmt"}]);
     std::fs::write(&file, hooks.to_string()).unwrap();
-    ok(setup
-        .torii()
-        .args(["agent", "uninstall", "cursor"])
-        .output()
-        .unwrap());
+    setup.ok(&["agent", "uninstall", "cursor"]);
     let left = read_json(&file);
     assert_eq!(left["version"], 1, "{left}");
     assert_eq!(
@@ -879,11 +729,7 @@ fn relative_overrides_hard_links_and_a_bom() {
     #[cfg(unix)]
     {
         std::fs::hard_link(&claude, setup.root.outside().join("copy.json")).unwrap();
-        let output = setup
-            .torii()
-            .args(["agent", "install", "claude"])
-            .output()
-            .unwrap();
+        let output = setup.run(&["agent", "install", "claude"]);
         assert_eq!(output.status.code(), Some(1));
         assert!(
             stderr(&output).contains("hard links"),
@@ -894,21 +740,13 @@ fn relative_overrides_hard_links_and_a_bom() {
     }
     let original = "\u{feff}{\n  \"theme\": \"dark\"\n}\n";
     std::fs::write(&claude, original).unwrap();
-    ok(setup
-        .torii()
-        .args(["agent", "install", "claude"])
-        .output()
-        .unwrap());
+    setup.ok(&["agent", "install", "claude"]);
     assert!(
         std::fs::read_to_string(&claude)
             .unwrap()
             .starts_with('\u{feff}')
     );
-    ok(setup
-        .torii()
-        .args(["agent", "uninstall", "claude"])
-        .output()
-        .unwrap());
+    setup.ok(&["agent", "uninstall", "claude"]);
     assert_eq!(std::fs::read_to_string(&claude).unwrap(), original);
 }
 
