@@ -237,8 +237,10 @@ async fn a_lease_revoked_between_the_decision_and_the_launch_blocks_the_launch()
 #[tokio::test]
 async fn an_expiring_lease_blocks_the_launch() {
     let Setup { root, kube } = setup(Some("idp-slow"));
-    FakeCli::new(&root, "idp-slow", "sleep 2; exit 0");
-    // A lease that expires one second from now.
+    FakeCli::new(&root, "idp-slow", "sleep 4; exit 0");
+    // A lease that expires in two to three seconds: still live when the call starts (a loaded
+    // machine can take a second to start the server), gone once the slow identity provider
+    // has answered.
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
@@ -253,7 +255,7 @@ async fn an_expiring_lease_blocks_the_launch() {
         .lines()
         .find(|line| line.contains("expires_at"))
         .unwrap();
-    let rewritten = state.replace(expires, &format!("    expires_at: {}", now + 1));
+    let rewritten = state.replace(expires, &format!("    expires_at: {}", now + 3));
     std::fs::write(
         root.path()
             .join("providers/kube/.target-authorizations.yaml"),
