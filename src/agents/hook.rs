@@ -38,13 +38,39 @@ pub fn serve(agent: Agent, root: &Path) {
         Ok(_) if input.len() as u64 > MAX_INPUT_BYTES => Verdict {
             deny: Some(invalid_input("larger than 1 MiB")),
         },
-        Ok(_) => decide(agent, &input, || Registry::load(root)),
+        Ok(_) => decide_in_time(agent, input, root.to_path_buf()),
         Err(error) => Verdict {
             deny: Some(invalid_input(&error.to_string())),
         },
     };
     if let Some(answer) = answer(agent, &verdict) {
         crate::human::data(&answer.to_string());
+    }
+}
+
+/// Longest the decision may take. A command line takes microseconds to a few milliseconds;
+/// this bounds what a parser bug could make of one (a loop), well inside the clients' own hook
+/// timeouts, which would otherwise let the command run.
+const DECISION_TIME: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// [`decide`] on its own thread, denied when it does not finish in time. The process exits
+/// right after answering, which ends a thread that would not.
+fn decide_in_time(agent: Agent, input: Vec<u8>, root: std::path::PathBuf) -> Verdict {
+    let (answer, verdict) = std::sync::mpsc::channel();
+    let spawned = std::thread::Builder::new()
+        .name("hook".to_string())
+        .spawn(move || {
+            let _ = answer.send(decide(agent, &input, || Registry::load(&root)));
+        });
+    let late = Verdict {
+        deny: Some(
+            "Torii's hook could not decide about this command in time, so it denies it."
+                .to_string(),
+        ),
+    };
+    match spawned {
+        Ok(_) => verdict.recv_timeout(DECISION_TIME).unwrap_or(late),
+        Err(_) => late,
     }
 }
 

@@ -22,6 +22,7 @@ mod confinement;
 mod demo;
 mod example_policies;
 mod fake_kube;
+mod hook_corpus;
 mod hostile_corpus;
 mod kubectl_real;
 mod leases;

@@ -627,8 +627,41 @@ impl<'g> Analyzer<'g> {
 
 /// Parses shell text, within the budgets that keep brush-parser's recursion and backtracking
 /// bounded.
+/// Refuses a `<<` whose delimiter is missing (`cat << (`): a syntax error for bash, and text on
+/// which brush's tokenizer loops for ever inside `$(…)` (`$(<< (#`). Quotes are not looked at, so
+/// `echo '<< ('` is refused too: a denial, never a miss.
+fn empty_heredoc_delimiter(text: &str) -> Result<(), GuardError> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while let Some(found) = text[i..].find("<<") {
+        let mut k = i + found + 2;
+        i = k;
+        if bytes.get(k) == Some(&b'<') {
+            // `<<<`, a here-string.
+            i = k + 1;
+            continue;
+        }
+        if bytes.get(k) == Some(&b'-') {
+            k += 1;
+        }
+        while matches!(bytes.get(k), Some(b' ' | b'\t')) {
+            k += 1;
+        }
+        if matches!(
+            bytes.get(k),
+            None | Some(b'(' | b')' | b'<' | b'>' | b';' | b'&' | b'|' | b'\n')
+        ) {
+            return Err(GuardError::Syntax(
+                "a here-document operator `<<` without a delimiter".to_owned(),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Returns the program and how many here-documents the tokenizer read.
 fn parse(text: &str) -> Result<(ast::Program, usize), GuardError> {
+    empty_heredoc_delimiter(text)?;
     let options = ParserOptions::default();
     let expansions = ["$(", "${", "$["]
         .iter()

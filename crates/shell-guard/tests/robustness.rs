@@ -106,7 +106,13 @@ fn shellish() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    // A fixed seed: the suite runs the same inputs every time (a random one found, once, a
+    // tokenizer loop; see `empty_heredoc_delimiter`). Explore with PROPTEST_RNG_SEED=random.
+    #![proptest_config(ProptestConfig {
+        cases: 2000,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(13),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn never_panics_on_arbitrary_text(s in "\\PC{0,200}") {
