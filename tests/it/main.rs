@@ -24,6 +24,8 @@ mod example_policies;
 mod fake_kube;
 mod hook_corpus;
 mod hostile_corpus;
+#[cfg(unix)]
+mod install_sh;
 mod kubectl_real;
 mod leases;
 mod lifecycle;

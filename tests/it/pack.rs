@@ -212,6 +212,16 @@ fn answer(stream: &mut impl ReadWrite, files: &BTreeMap<String, Vec<u8>>) -> std
         Some(body) => ("200 OK", body.clone()),
         None => ("404 Not Found", b"not found".to_vec()),
     };
+    // A file whose content is `REDIRECT <location>` answers with that redirect (GitHub's
+    // `releases/latest` and asset downloads do).
+    if let Some(location) = body.strip_prefix(b"REDIRECT ") {
+        write!(
+            stream,
+            "HTTP/1.1 302 Found\r\nLocation: {}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            String::from_utf8_lossy(location)
+        )?;
+        return stream.flush();
+    }
     write!(
         stream,
         "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",

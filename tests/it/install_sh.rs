@@ -1,0 +1,255 @@
+//! `install.sh` under `dash`, against a release server on loopback (HTTPS, its own CA, a
+//! `latest` redirect) holding the archive `scripts/package-release.sh` builds, the same layout
+//! the release workflow publishes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use crate::pack::{HttpsServer, serve_https};
+
+const TAG: &str = "v9.9.9";
+const BAD_TAG: &str = "v9.9.8";
+
+struct Release {
+    server: HttpsServer,
+    dir: tempfile::TempDir,
+    ca: PathBuf,
+    dash: PathBuf,
+}
+
+/// The archive and its checksum, packaged once for all the tests of this module from a copy of
+/// the test binary without its symbols and debug information (hundreds of MB otherwise).
+fn package() -> &'static (Vec<u8>, Vec<u8>) {
+    static PACKAGE: std::sync::OnceLock<(Vec<u8>, Vec<u8>)> = std::sync::OnceLock::new();
+    PACKAGE.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("release-package");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let binary = dir.join("torii");
+        let stripped = Command::new("strip")
+            .arg("--strip-all")
+            .arg("-o")
+            .arg(&binary)
+            .arg(assert_cmd::cargo::cargo_bin("torii"))
+            .status();
+        if !stripped.is_ok_and(|status| status.success()) {
+            std::fs::copy(assert_cmd::cargo::cargo_bin("torii"), &binary).unwrap();
+        }
+        let out = dir.join("dist");
+        let packaged = Command::new(repo().join("scripts/package-release.sh"))
+            .args(["--tag", TAG, "--out"])
+            .arg(&out)
+            .arg("--binary")
+            .arg(&binary)
+            .output()
+            .unwrap();
+        assert!(
+            packaged.status.success(),
+            "{}",
+            String::from_utf8_lossy(&packaged.stderr)
+        );
+        let asset = format!("torii-{TAG}-linux-x86_64.tar.gz");
+        (
+            std::fs::read(out.join(&asset)).unwrap(),
+            std::fs::read(out.join(format!("{asset}.sha256"))).unwrap(),
+        )
+    })
+}
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn release() -> Option<Release> {
+    let Some(dash) = which("dash").filter(|_| cfg!(target_os = "linux")) else {
+        crate::common::missing_tool("dash");
+        return None;
+    };
+    let dir = tempfile::Builder::new()
+        .prefix("torii-release-")
+        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .unwrap();
+    let asset = format!("torii-{TAG}-linux-x86_64.tar.gz");
+    let (archive, sums) = package().clone();
+    assert_eq!(
+        String::from_utf8_lossy(&sums),
+        format!("{}  {asset}\n", crate::pack::sha256(&archive))
+    );
+    // The same archive under another tag, with a checksum of other bytes.
+    let bad = format!("torii-{BAD_TAG}-linux-x86_64.tar.gz");
+    let server = serve_https(vec![
+        (
+            "/releases/latest".to_string(),
+            format!("REDIRECT /releases/tag/{TAG}").into_bytes(),
+        ),
+        (format!("/releases/tag/{TAG}"), b"a release page".to_vec()),
+        (format!("/releases/download/{TAG}/{asset}"), archive.clone()),
+        (format!("/releases/download/{TAG}/{asset}.sha256"), sums),
+        (format!("/releases/download/{BAD_TAG}/{bad}"), archive),
+        (
+            format!("/releases/download/{BAD_TAG}/{bad}.sha256"),
+            format!("{}  {bad}\n", crate::pack::sha256(b"other bytes")).into_bytes(),
+        ),
+    ]);
+    let ca = dir.path().join("ca.pem");
+    std::fs::write(&ca, &server.ca_pem).unwrap();
+    Some(Release {
+        server,
+        dir,
+        ca,
+        dash,
+    })
+}
+
+fn which(program: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(program))
+        .find(|path| path.is_file())
+}
+
+impl Release {
+    fn home(&self, name: &str) -> PathBuf {
+        let home = self.dir.path().join(name);
+        std::fs::create_dir_all(home.join("tmp")).unwrap();
+        home
+    }
+
+    /// `dash install.sh <args>` in `home`, with `path` as PATH.
+    fn install(&self, home: &Path, path: &str, args: &[&str], stdin_script: bool) -> Output {
+        let mut command = Command::new(&self.dash);
+        if stdin_script {
+            command.arg("-s").arg("--");
+        } else {
+            command.arg(repo().join("install.sh"));
+        }
+        let mut child = command
+            .args(args)
+            .env_clear()
+            .env("HOME", home)
+            .env("PATH", path)
+            .env("SHELL", "/bin/bash")
+            .env("TMPDIR", home.join("tmp"))
+            .env(
+                "TORII_RELEASE_BASE_URL",
+                format!("{}/releases", self.server.base),
+            )
+            .env("TORII_EXTRA_CA_FILE", &self.ca)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let script = if stdin_script {
+            std::fs::read(repo().join("install.sh")).unwrap()
+        } else {
+            Vec::new()
+        };
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(&script).unwrap();
+        child.wait_with_output().unwrap()
+    }
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+const PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
+#[test]
+fn install_sh_installs_the_latest_release_and_reinstalls_a_chosen_one() {
+    let Some(release) = release() else { return };
+    let home = release.home("fresh");
+    let output = release.install(&home, PATH, &[], false);
+    assert!(output.status.success(), "{}", text(&output));
+    let installed = home.join(".local/bin/torii");
+    let version = Command::new(&installed).arg("--version").output().unwrap();
+    assert!(String::from_utf8_lossy(&version.stdout).starts_with("torii "));
+    let said = text(&output);
+    assert!(said.contains("installed torii "), "{said}");
+    assert!(
+        said.contains(&format!(
+            "export PATH=\"{}:$PATH\"",
+            installed.parent().unwrap().display()
+        )),
+        "{said}"
+    );
+    assert!(!home.join(".bashrc").exists());
+    // No temporary directory is left behind.
+    assert_eq!(std::fs::read_dir(home.join("tmp")).unwrap().count(), 0);
+
+    // Through a pipe, with options, over the installed one.
+    let output = release.install(&home, PATH, &["--version", TAG], true);
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(
+        text(&output).contains("replaced torii "),
+        "{}",
+        text(&output)
+    );
+}
+
+#[test]
+fn install_sh_adds_to_path_once_into_a_chosen_dir() {
+    let Some(release) = release() else { return };
+    let home = release.home("path");
+    let dir = home.join("tools");
+    for _ in 0..2 {
+        let output = release.install(
+            &home,
+            PATH,
+            &["--dir", dir.to_str().unwrap(), "--add-to-path"],
+            false,
+        );
+        assert!(output.status.success(), "{}", text(&output));
+    }
+    assert!(dir.join("torii").is_file());
+    let rc = std::fs::read_to_string(home.join(".bashrc")).unwrap();
+    assert_eq!(
+        rc.matches("# added by the torii installer").count(),
+        1,
+        "{rc}"
+    );
+    assert!(
+        rc.contains(&format!("export PATH=\"{}:$PATH\"", dir.display())),
+        "{rc}"
+    );
+}
+
+#[test]
+fn install_sh_refuses_a_wrong_checksum_and_a_missing_hash_tool() {
+    let Some(release) = release() else { return };
+    let home = release.home("bad");
+    let output = release.install(&home, PATH, &["--version", BAD_TAG], false);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    assert!(
+        text(&output).contains("does not match"),
+        "{}",
+        text(&output)
+    );
+    assert!(!home.join(".local/bin/torii").exists());
+    assert_eq!(std::fs::read_dir(home.join("tmp")).unwrap().count(), 0);
+
+    // Everything the script uses, except sha256sum and shasum.
+    let bin = home.join("bin-without-hashes");
+    std::fs::create_dir_all(&bin).unwrap();
+    for tool in [
+        "uname", "mktemp", "curl", "sed", "tar", "gzip", "mkdir", "cp", "chmod", "mv", "rm",
+        "basename", "dirname", "grep", "cat", "tr", "tail",
+    ] {
+        if let Some(found) = which(tool) {
+            std::os::unix::fs::symlink(found, bin.join(tool)).unwrap();
+        }
+    }
+    let output = release.install(&home, bin.to_str().unwrap(), &[], false);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    assert!(
+        text(&output).contains("neither sha256sum nor shasum"),
+        "{}",
+        text(&output)
+    );
+    assert!(!home.join(".local/bin/torii").exists());
+}
