@@ -253,3 +253,43 @@ fn install_sh_refuses_a_wrong_checksum_and_a_missing_hash_tool() {
     );
     assert!(!home.join(".local/bin/torii").exists());
 }
+
+#[test]
+fn install_sh_works_with_wget_when_curl_is_missing() {
+    let Some(release) = release() else { return };
+    // Not installed by scripts/test.sh: a machine without wget skips this one case.
+    if which("wget").is_none() {
+        eprintln!("skipped: wget is not installed");
+        return;
+    }
+    let home = release.home("wget");
+    let bin = home.join("bin-without-curl");
+    std::fs::create_dir_all(&bin).unwrap();
+    for tool in [
+        "uname",
+        "mktemp",
+        "wget",
+        "sed",
+        "tar",
+        "gzip",
+        "mkdir",
+        "cp",
+        "chmod",
+        "mv",
+        "rm",
+        "basename",
+        "dirname",
+        "grep",
+        "cat",
+        "tr",
+        "tail",
+        "sha256sum",
+    ] {
+        if let Some(found) = which(tool) {
+            std::os::unix::fs::symlink(found, bin.join(tool)).unwrap();
+        }
+    }
+    let output = release.install(&home, bin.to_str().unwrap(), &[], false);
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(home.join(".local/bin/torii").is_file());
+}
