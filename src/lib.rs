@@ -24,6 +24,7 @@ pub mod paths;
 pub mod policy;
 pub mod prompt;
 pub mod registry;
+pub mod release;
 pub mod runner;
 pub mod secret;
 pub mod settings;

@@ -45,6 +45,12 @@ pub enum Command {
         #[command(subcommand)]
         command: PolicyCommand,
     },
+    /// Manage this torii executable itself
+    #[command(name = "self")]
+    SelfCmd {
+        #[command(subcommand)]
+        command: SelfCommand,
+    },
     /// Register Torii in an agent's configuration, with an optional shell hook
     Agent {
         #[command(subcommand)]
@@ -60,6 +66,17 @@ pub enum Command {
         /// The config root pinned at install (clients do not pass TORII_CONFIG_DIR to hooks)
         #[arg(long, value_name = "DIR")]
         config_dir: std::path::PathBuf,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SelfCommand {
+    /// Replace this executable with the latest release (checked against its SHA-256); the
+    /// config root is not touched. Running MCP clients keep the old binary until restarted
+    Upgrade {
+        /// Only report the installed and the latest version
+        #[arg(long)]
+        check: bool,
     },
 }
 

@@ -15,7 +15,8 @@ mod target;
 
 pub use agent::hook;
 pub use args::{
-    AgentCommand, Cli, Command, PolicyCommand, ProviderCommand, TargetAdd, TargetCommand,
+    AgentCommand, Cli, Command, PolicyCommand, ProviderCommand, SelfCommand, TargetAdd,
+    TargetCommand,
 };
 pub use policy::PolicyCliError;
 
@@ -76,6 +77,8 @@ pub enum CliError {
     Prompt(#[from] crate::prompt::ChildError),
     #[error(transparent)]
     Agent(#[from] crate::agents::AgentError),
+    #[error(transparent)]
+    Upgrade(#[from] crate::release::UpgradeError),
 }
 
 impl CliError {
@@ -102,7 +105,42 @@ pub fn run(command: Command, root: &ConfigRoot) -> Result<(), CliError> {
         Command::Policy { command } => policy::run(command, root),
         Command::Reauth { tool, target } => reauth::run(&tool, target.as_deref(), root),
         Command::Agent { command } => agent::run(command, root),
+        Command::SelfCmd {
+            command: SelfCommand::Upgrade { check },
+        } => self_upgrade(check),
         Command::Prompt => Ok(crate::prompt::serve_prompt()?),
         Command::Hook { agent, config_dir } => agent::hook(&agent, &config_dir),
     }
+}
+
+/// `torii self upgrade [--check]`.
+fn self_upgrade(check: bool) -> Result<(), CliError> {
+    use crate::release::{self, UpgradeError, Version};
+    let current = Version::current();
+    let latest = release::latest()?;
+    if check {
+        crate::human::data(&if latest > current {
+            format!("torii {current} is installed; {latest} is available (torii self upgrade)")
+        } else {
+            format!("torii {current} is up to date (latest release {latest})")
+        });
+        return Ok(());
+    }
+    if latest <= current {
+        crate::human::progress(&format!(
+            "already up to date: torii {current} (latest release {latest})"
+        ));
+        return Ok(());
+    }
+    let exe = std::env::current_exe()
+        .and_then(std::fs::canonicalize)
+        .map_err(UpgradeError::Exe)?;
+    let bytes = release::fetch_executable(latest)?;
+    release::replace_executable(&exe, &bytes)?;
+    crate::human::progress(&format!(
+        "upgraded torii {current} to {latest} at {}; the config root was not touched. Restart \
+         your MCP clients: a running client keeps the old binary until then.",
+        exe.display()
+    ));
+    Ok(())
 }

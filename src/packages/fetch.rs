@@ -80,6 +80,26 @@ pub fn download(url: &Url, limit: u64) -> Result<Vec<u8>, PackageError> {
     })
 }
 
+/// Where `url` ends up after its redirects (a GitHub `releases/latest` answers with the tag's
+/// page).
+pub fn final_url(url: &Url) -> Result<Url, PackageError> {
+    check_https(url)?;
+    let fail = |reason: String| PackageError::Download {
+        url: url.to_string(),
+        reason,
+    };
+    let response = client()
+        .map_err(fail)?
+        .head(url.clone())
+        .send()
+        .map_err(|error| fail(chain(&error)))?;
+    let status = response.status();
+    if !status.is_success() {
+        return Err(fail(format!("the server answered {status}")));
+    }
+    Ok(response.url().clone())
+}
+
 /// The content of the local file `path`, at most `limit` bytes.
 pub fn read_local(path: &Path, limit: u64) -> Result<Vec<u8>, PackageError> {
     let file = std::fs::File::open(path).map_err(|error| PackageError::read(path, error))?;

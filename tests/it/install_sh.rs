@@ -7,7 +7,7 @@ use std::process::{Command, Output, Stdio};
 
 use crate::pack::{HttpsServer, serve_https};
 
-const TAG: &str = "v9.9.9";
+pub const TAG: &str = "v9.9.9";
 const BAD_TAG: &str = "v9.9.8";
 
 struct Release {
@@ -21,8 +21,15 @@ struct Release {
 /// the test binary without its symbols and debug information (hundreds of MB otherwise).
 fn package() -> &'static (Vec<u8>, Vec<u8>) {
     static PACKAGE: std::sync::OnceLock<(Vec<u8>, Vec<u8>)> = std::sync::OnceLock::new();
-    PACKAGE.get_or_init(|| {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("release-package");
+    PACKAGE.get_or_init(|| package_as("release-package", b""))
+}
+
+/// Packages the stripped test binary, with `trailer` appended (an ELF file runs with bytes
+/// after its end, which tells two builds apart), as release `TAG`; the archive and its
+/// `.sha256`.
+pub fn package_as(name: &str, trailer: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let binary = dir.join("torii");
@@ -35,6 +42,15 @@ fn package() -> &'static (Vec<u8>, Vec<u8>) {
         if !stripped.is_ok_and(|status| status.success()) {
             std::fs::copy(assert_cmd::cargo::cargo_bin("torii"), &binary).unwrap();
         }
+        let binary = if trailer.is_empty() {
+            binary
+        } else {
+            let mut bytes = std::fs::read(&binary).unwrap();
+            bytes.extend_from_slice(trailer);
+            let released = dir.join("torii-released");
+            std::fs::write(&released, bytes).unwrap();
+            released
+        };
         let out = dir.join("dist");
         let packaged = Command::new(repo().join("scripts/package-release.sh"))
             .args(["--tag", TAG, "--out"])
@@ -53,7 +69,14 @@ fn package() -> &'static (Vec<u8>, Vec<u8>) {
             std::fs::read(out.join(&asset)).unwrap(),
             std::fs::read(out.join(format!("{asset}.sha256"))).unwrap(),
         )
-    })
+    }
+}
+
+/// The stripped test binary (what `package_as` packaged, without the trailer).
+pub fn stripped_binary(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(name)
+        .join("torii")
 }
 
 fn repo() -> &'static Path {

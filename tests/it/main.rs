@@ -44,6 +44,8 @@ mod prompt;
 mod python_sdk;
 mod registry;
 mod runner;
+#[cfg(unix)]
+mod self_upgrade;
 mod startup_order;
 mod stdio;
 mod target_cli;
