@@ -15,6 +15,10 @@ set -eu
 
 base=${TORII_RELEASE_BASE_URL:-https://github.com/torii-mcp/torii/releases}
 base=${base%/}
+case $base in
+  https://*) ;;
+  *) echo "torii install: TORII_RELEASE_BASE_URL must be an https:// URL, not $base" >&2; exit 1 ;;
+esac
 version=
 dir=${HOME:?HOME is not set}/.local/bin
 add_to_path=no
@@ -50,9 +54,10 @@ else
 fi
 
 if command -v curl >/dev/null 2>&1; then
-  fetch() { curl -fsSL --proto '=https,http' ${TORII_EXTRA_CA_FILE:+--cacert "$TORII_EXTRA_CA_FILE"} -o "$2" "$1"; }
+  # HTTPS only, redirects included.
+  fetch() { curl -fsSL --proto '=https' --proto-redir '=https' ${TORII_EXTRA_CA_FILE:+--cacert "$TORII_EXTRA_CA_FILE"} -o "$2" "$1"; }
   # The URL a redirect chain ends at.
-  final_url() { curl -fsSL ${TORII_EXTRA_CA_FILE:+--cacert "$TORII_EXTRA_CA_FILE"} -o /dev/null -w '%{url_effective}' "$1"; }
+  final_url() { curl -fsSL --proto '=https' --proto-redir '=https' ${TORII_EXTRA_CA_FILE:+--cacert "$TORII_EXTRA_CA_FILE"} -o /dev/null -w '%{url_effective}' "$1"; }
 elif command -v wget >/dev/null 2>&1; then
   fetch() { wget -q ${TORII_EXTRA_CA_FILE:+--ca-certificate="$TORII_EXTRA_CA_FILE"} -O "$2" "$1"; }
   final_url() {

@@ -278,6 +278,27 @@ fn install_sh_refuses_a_wrong_checksum_and_a_missing_hash_tool() {
 }
 
 #[test]
+fn install_sh_refuses_a_plain_http_release_location() {
+    let Some(release) = release() else { return };
+    let home = release.home("http");
+    let output = Command::new(&release.dash)
+        .arg(repo().join("install.sh"))
+        .env_clear()
+        .env("HOME", &home)
+        .env("PATH", PATH)
+        .env("TORII_RELEASE_BASE_URL", "http://127.0.0.1:9/releases")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        text(&output).contains("must be an https:// URL"),
+        "{}",
+        text(&output)
+    );
+    assert!(!home.join(".local/bin/torii").exists());
+}
+
+#[test]
 fn install_sh_works_with_wget_when_curl_is_missing() {
     let Some(release) = release() else { return };
     // Not installed by scripts/test.sh: a machine without wget skips this one case.
