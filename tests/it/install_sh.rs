@@ -183,6 +183,23 @@ fn text(output: &Output) -> String {
 
 const PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
+/// A PATH directory under `home` with the tools every run of the script needs, plus `extra`
+/// (no downloader or hash tool unless named there).
+fn tools_dir(home: &Path, name: &str, extra: &[&str]) -> PathBuf {
+    let bin = home.join(name);
+    std::fs::create_dir_all(&bin).unwrap();
+    let common = [
+        "uname", "mktemp", "sed", "tar", "gzip", "mkdir", "cp", "chmod", "mv", "rm", "basename",
+        "dirname", "grep", "cat", "tr", "tail",
+    ];
+    for tool in common.iter().chain(extra) {
+        if let Some(found) = which(tool) {
+            std::os::unix::fs::symlink(found, bin.join(tool)).unwrap();
+        }
+    }
+    bin
+}
+
 #[test]
 fn install_sh_installs_the_latest_release_and_reinstalls_a_chosen_one() {
     let Some(release) = release() else { return };
@@ -257,16 +274,7 @@ fn install_sh_refuses_a_wrong_checksum_and_a_missing_hash_tool() {
     assert_eq!(std::fs::read_dir(home.join("tmp")).unwrap().count(), 0);
 
     // Everything the script uses, except sha256sum and shasum.
-    let bin = home.join("bin-without-hashes");
-    std::fs::create_dir_all(&bin).unwrap();
-    for tool in [
-        "uname", "mktemp", "curl", "sed", "tar", "gzip", "mkdir", "cp", "chmod", "mv", "rm",
-        "basename", "dirname", "grep", "cat", "tr", "tail",
-    ] {
-        if let Some(found) = which(tool) {
-            std::os::unix::fs::symlink(found, bin.join(tool)).unwrap();
-        }
-    }
+    let bin = tools_dir(&home, "bin-without-hashes", &["curl"]);
     let output = release.install(&home, bin.to_str().unwrap(), &[], false);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output));
     assert!(
@@ -307,32 +315,7 @@ fn install_sh_works_with_wget_when_curl_is_missing() {
         return;
     }
     let home = release.home("wget");
-    let bin = home.join("bin-without-curl");
-    std::fs::create_dir_all(&bin).unwrap();
-    for tool in [
-        "uname",
-        "mktemp",
-        "wget",
-        "sed",
-        "tar",
-        "gzip",
-        "mkdir",
-        "cp",
-        "chmod",
-        "mv",
-        "rm",
-        "basename",
-        "dirname",
-        "grep",
-        "cat",
-        "tr",
-        "tail",
-        "sha256sum",
-    ] {
-        if let Some(found) = which(tool) {
-            std::os::unix::fs::symlink(found, bin.join(tool)).unwrap();
-        }
-    }
+    let bin = tools_dir(&home, "bin-without-curl", &["wget", "sha256sum"]);
     let output = release.install(&home, bin.to_str().unwrap(), &[], false);
     assert!(output.status.success(), "{}", text(&output));
     assert!(home.join(".local/bin/torii").is_file());
