@@ -443,22 +443,9 @@ pub fn codex_trust(
     pinned: &Pinned,
     group: usize,
 ) -> Result<Placement, LocationError> {
-    use sha2::Digest;
     let home = at.dir("CODEX_HOME", &[".codex"])?;
     let hooks = home.join("hooks.json");
-    let identity = json!({
-        "event_name": "pre_tool_use",
-        "matcher": "Bash",
-        "hooks": [{
-            "type": "command",
-            "command": pinned.hook_command(Agent::Codex),
-            "timeout": 600,
-            "async": false,
-        }],
-    });
-    // serde_json's map is ordered by key, and `to_string` writes no whitespace.
-    let digest = sha2::Sha256::digest(identity.to_string().as_bytes());
-    let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
+    let hex = codex_hook_hash(&pinned.hook_command(Agent::Codex));
     let key = format!("{}:pre_tool_use:{group}:0", hooks.display());
     Ok(Placement {
         keep_while: None,
@@ -488,6 +475,17 @@ pub fn is_codex_trust(
                 && path[1] == "state"
                 && path[2].starts_with(&prefix)
                 && path[3] == "trusted_hash"))
+}
+
+/// The hash Codex gives a `PreToolUse` hook on `Bash` running `command`.
+fn codex_hook_hash(command: &str) -> String {
+    let identity = json!({
+        "event_name": "pre_tool_use",
+        "matcher": "Bash",
+        "hooks": [{"type": "command", "command": command, "timeout": 600, "async": false}],
+    });
+    // serde_json's map is ordered by key, and `to_string` writes no whitespace.
+    crate::packages::fs::sha256_hex(identity.to_string().as_bytes())
 }
 
 /// The hook group Torii owns whole in Antigravity's hooks file.
@@ -625,17 +623,8 @@ mod tests {
     #[test]
     fn the_codex_trust_hash_is_the_one_codex_computes() {
         // Codex 0.171.0 ran a hook `/tmp/standin/deny.sh claude` trusted with this hash.
-        let identity = json!({
-            "event_name": "pre_tool_use",
-            "matcher": "Bash",
-            "hooks": [{"type": "command", "command": "/tmp/standin/deny.sh claude",
-                "timeout": 600, "async": false}],
-        });
-        use sha2::Digest;
-        let digest = sha2::Sha256::digest(identity.to_string().as_bytes());
-        let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
         assert_eq!(
-            hex,
+            codex_hook_hash("/tmp/standin/deny.sh claude"),
             "63c3e557cbbbf0026a008e0c622f50b0c4ac3e4cba71f7c08c13a5ecfb065da1"
         );
         let placement = codex_trust(&at(&[("CODEX_HOME", "/c")]), &pinned(), 2).unwrap();

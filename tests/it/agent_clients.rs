@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use crate::agents::Setup;
-use crate::common::{FakeCli, install_provider, simple_provider};
+use crate::common::{FakeCli, install_provider, simple_provider, which};
 
 fn modules() -> Option<PathBuf> {
     let from_env = std::env::var_os("TORII_TEST_NODE_MODULES").map(PathBuf::from);
@@ -98,12 +98,6 @@ impl Scene {
             String::from_utf8_lossy(&output.stderr)
         );
     }
-}
-
-fn which(program: &str) -> Option<PathBuf> {
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|dir| dir.join(program))
-        .find(|path| path.is_file())
 }
 
 /// Runs `command` with a deadline; the clients are killed rather than left to hang a test.

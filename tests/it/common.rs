@@ -201,3 +201,10 @@ pub fn epoch_now() -> u64 {
         .unwrap()
         .as_secs()
 }
+
+/// The first `program` on this process's PATH.
+pub fn which(program: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(program))
+        .find(|path| path.is_file())
+}

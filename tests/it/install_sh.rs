@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use crate::common::which;
 use crate::pack::{HttpsServer, serve_https};
 
 pub const TAG: &str = "v9.9.9";
@@ -124,12 +125,6 @@ fn release() -> Option<Release> {
     })
 }
 
-fn which(program: &str) -> Option<PathBuf> {
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|dir| dir.join(program))
-        .find(|path| path.is_file())
-}
-
 impl Release {
     fn home(&self, name: &str) -> PathBuf {
         let home = self.dir.path().join(name);
@@ -173,7 +168,8 @@ impl Release {
     }
 }
 
-fn text(output: &Output) -> String {
+/// What a command printed, stdout then stderr.
+pub fn text(output: &Output) -> String {
     format!(
         "{}{}",
         String::from_utf8_lossy(&output.stdout),

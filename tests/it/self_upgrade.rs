@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use crate::install_sh::{TAG, package_as, stripped_binary};
+use crate::install_sh::{TAG, package_as, stripped_binary, text};
 use crate::pack::serve_https;
 
 const MARK: &[u8] = b"\ntorii-release-v9.9.9-marker\n";
@@ -46,14 +46,6 @@ fn run(exe: &Path, server: &crate::pack::HttpsServer, dir: &Path, args: &[&str])
         .env("TORII_CONFIG_DIR", dir.join("root"))
         .output()
         .unwrap()
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
 }
 
 #[cfg(target_os = "linux")]
