@@ -11,6 +11,7 @@ pub mod auth;
 pub mod cli;
 pub mod confine;
 pub mod dispatch;
+pub mod doctor;
 pub mod errors;
 pub mod files;
 pub mod grants;

@@ -265,6 +265,26 @@ impl Pinned {
     }
 }
 
+/// A binary under a cargo `target/` directory: `cargo build` replaces it and `cargo clean`
+/// deletes it, so a client pinned to it breaks later.
+pub fn is_cargo_build(exe: &Path) -> bool {
+    let parts: Vec<_> = exe.components().map(|part| part.as_os_str()).collect();
+    parts
+        .windows(2)
+        .any(|pair| pair[0] == "target" && (pair[1] == "debug" || pair[1] == "release"))
+}
+
+/// The executable a server entry starts: its `command`, a string or (opencode) a list whose
+/// first word it is.
+pub fn entry_exe(entry: &Value) -> Option<PathBuf> {
+    let command = entry.get("command")?;
+    let exe = match command {
+        Value::Array(words) => words.first()?,
+        other => other,
+    };
+    exe.as_str().map(PathBuf::from)
+}
+
 /// Quotes a word for the shell that runs hook commands (`sh -c` on Unix).
 pub fn shell_quote(word: &str) -> String {
     let plain = !word.is_empty()

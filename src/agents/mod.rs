@@ -12,3 +12,4 @@ mod state;
 
 pub use clients::{Agent, Locations, Pinned};
 pub use integration::{AgentError, Install, Standing, StatusLine, Uninstall, status};
+pub use state::{AgentState, Managed, StateError, load as recorded};

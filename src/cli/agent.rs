@@ -68,15 +68,6 @@ fn pinned(root: &ConfigRoot) -> Result<Pinned, CliError> {
     })
 }
 
-/// A binary under a cargo `target/` directory: `cargo build` replaces it and `cargo clean`
-/// deletes it, so a client pinned to it breaks later.
-fn from_cargo_build(exe: &Path) -> bool {
-    let parts: Vec<_> = exe.components().map(|part| part.as_os_str()).collect();
-    parts
-        .windows(2)
-        .any(|pair| pair[0] == "target" && (pair[1] == "debug" || pair[1] == "release"))
-}
-
 fn list(at: &Locations, root: &ConfigRoot) -> Result<(), CliError> {
     let pinned = pinned(root)?;
     let mut rows = vec![[
@@ -141,7 +132,7 @@ fn install(
             }
         }
     }
-    if from_cargo_build(&pinned.exe) {
+    if agents::clients::is_cargo_build(&pinned.exe) {
         human::progress(&format!(
             "warning: this torii runs from a cargo build ({}); the client will start that \
              binary, which `cargo build` replaces and `cargo clean` deletes. Prefer an \

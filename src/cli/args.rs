@@ -51,6 +51,12 @@ pub enum Command {
         #[command(subcommand)]
         command: SelfCommand,
     },
+    /// Check this installation without changing anything: the torii on PATH, the config root
+    /// and its permissions, providers and policies, agent integrations, confinement, display
+    ///
+    /// Each line is ok, warning or problem, with the command that fixes it. Exits 1 when there
+    /// is a problem, 0 otherwise (warnings included).
+    Doctor,
     /// Register Torii in an agent's configuration, with an optional shell hook
     Agent {
         #[command(subcommand)]

@@ -79,6 +79,8 @@ pub enum CliError {
     Agent(#[from] crate::agents::AgentError),
     #[error(transparent)]
     Upgrade(#[from] crate::release::UpgradeError),
+    #[error("doctor found {0} {noun}", noun = if *.0 == 1 { "problem" } else { "problems" })]
+    Doctor(usize),
 }
 
 impl CliError {
@@ -105,11 +107,32 @@ pub fn run(command: Command, root: &ConfigRoot) -> Result<(), CliError> {
         Command::Policy { command } => policy::run(command, root),
         Command::Reauth { tool, target } => reauth::run(&tool, target.as_deref(), root),
         Command::Agent { command } => agent::run(command, root),
+        Command::Doctor => doctor(root),
         Command::SelfCmd {
             command: SelfCommand::Upgrade { check },
         } => self_upgrade(check),
         Command::Prompt => Ok(crate::prompt::serve_prompt()?),
         Command::Hook { agent, config_dir } => agent::hook(&agent, &config_dir),
+    }
+}
+
+/// `torii doctor`: the report on stdout, and a failure when it holds a problem.
+fn doctor(root: &ConfigRoot) -> Result<(), CliError> {
+    use crate::doctor::{Level, Subject, examine, render};
+    let exe = std::env::current_exe()
+        .and_then(std::fs::canonicalize)
+        .map_err(|error| CliError::Refused(format!("cannot find this executable: {error}")))?;
+    let findings = examine(&Subject { exe: &exe, root });
+    for line in render(&findings) {
+        crate::human::data(&line);
+    }
+    match findings
+        .iter()
+        .filter(|finding| finding.level == Level::Problem)
+        .count()
+    {
+        0 => Ok(()),
+        problems => Err(CliError::Doctor(problems)),
     }
 }
 

@@ -20,6 +20,7 @@ mod cli;
 mod common;
 mod confinement;
 mod demo;
+mod doctor;
 mod example_policies;
 mod fake_kube;
 mod hook_corpus;

@@ -1,0 +1,118 @@
+//! The installed providers: they load, their command is found where the server looks, and each
+//! policy an agent's call would meet compiles and passes its own examples.
+
+use std::path::Path;
+
+use super::Finding;
+use crate::policy::{self, PolicyFileError, RulesOrigin};
+use crate::registry::{Provider, Registry, Target};
+
+pub fn check(root: &Path) -> Vec<Finding> {
+    let registry = match Registry::load(root) {
+        Ok(registry) => registry,
+        Err(error) => {
+            return vec![Finding::problem(
+                crate::errors::chain(&error),
+                "fix or remove the file named above; the server does not start until then",
+            )];
+        }
+    };
+    if registry.providers().is_empty() {
+        return vec![Finding::problem(
+            format!("no providers installed in {}", root.display()),
+            "torii provider install <package> (see the official providers page)",
+        )];
+    }
+    let mut findings = Vec::new();
+    for provider in registry.iter() {
+        findings.push(command(provider));
+        findings.extend(policies(provider));
+    }
+    findings
+}
+
+/// The provider's executable, resolved as the server resolves it (PATH only, without the
+/// current directory's tree and Torii's own directory).
+fn command(provider: &Provider) -> Finding {
+    let name = &provider.config().command;
+    match crate::runner::resolve(name) {
+        Ok(path) => Finding::ok(format!("{}: runs {}", provider.tool(), path.display())),
+        Err(error) => Finding::problem(
+            format!("{}: {}", provider.tool(), crate::errors::chain(&error)),
+            format!(
+                "install `{name}`, or put its directory on the PATH the MCP client starts \
+                 torii with"
+            ),
+        ),
+    }
+}
+
+/// The shared policy (unless every target replaces it) and each target's own.
+fn policies(provider: &Provider) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let mut shared_used = !provider.is_target_aware() || provider.targets().is_empty();
+    for target in provider.targets().values() {
+        match policy::effective(provider, Some(target)) {
+            Ok(effective) if matches!(effective.origin, RulesOrigin::Target { .. }) => {
+                findings.push(policy_file(provider, Some(target), &effective.path));
+            }
+            Ok(_) => shared_used = true,
+            Err(error) => findings.push(Finding::problem(
+                crate::errors::chain(&error),
+                format!("torii policy edit {} {}", provider.tool(), target.alias()),
+            )),
+        }
+    }
+    if shared_used {
+        findings.insert(0, policy_file(provider, None, &provider.rules_path()));
+    }
+    findings
+}
+
+fn policy_file(provider: &Provider, target: Option<&Target>, path: &Path) -> Finding {
+    let whose = match target {
+        Some(target) => format!("{} {}", provider.tool(), target.alias()),
+        None => provider.tool().to_string(),
+    };
+    let settings = policy::policy_settings(&provider.config().policy);
+    let loaded = match policy::load(path, &settings) {
+        Ok(loaded) => loaded,
+        Err(PolicyFileError::NotFound { .. }) => {
+            return Finding::warning(
+                format!(
+                    "{whose}: {} does not exist: every call is denied",
+                    path.display()
+                ),
+                format!("torii policy edit {whose} --create"),
+            );
+        }
+        Err(error) => {
+            return Finding::problem(
+                format!(
+                    "{whose}: {}: every call is denied",
+                    crate::errors::chain(&error)
+                ),
+                format!("torii policy edit {whose}"),
+            );
+        }
+    };
+    let examples = &loaded.rules.examples;
+    let failures = jasper::check_examples(&loaded.policy, examples);
+    if !failures.is_empty() {
+        return Finding::problem(
+            format!(
+                "{whose}: {} of {} examples in {} fail",
+                failures.len(),
+                examples.len(),
+                path.display()
+            ),
+            format!("torii policy check {whose} --all"),
+        );
+    }
+    let path = path.display();
+    Finding::ok(match examples.len() {
+        0 => format!("{whose}: {path} is valid (it has no examples)"),
+        1 => format!("{whose}: {path} is valid and its example passes"),
+        count => format!("{whose}: {path} is valid and its {count} examples pass"),
+    })
+}
