@@ -5,36 +5,29 @@
 //! grant in the provider's or the target's `grants` file (`override-timed`, `human-grant`).
 //! Headless, or without a window, nobody is asked and the answer is deny.
 
-use std::sync::Arc;
-
 use jasper::GrantEntry;
 
-use crate::audit::{Event, Reference};
+use crate::audit::Event;
 use crate::prompt::{
     OperationAnswer, OperationRequest, grant_matcher, oldest_grant_remaining_secs,
 };
-use crate::registry::{Provider, Target};
 
-use super::outcome::{CallOutcome, DecisionView, Source};
-use super::{Dispatcher, now_epoch};
+use super::outcome::{Allowed, AllowedBy, Source};
+use super::stop::{CallError, Step, Stop, blocking};
+use super::{Call, Dispatcher, now_epoch};
 
 impl Dispatcher {
+    /// `grants` are the call's grants as read a moment ago (none matched): the window shows
+    /// how long the oldest one still lives.
     pub(super) async fn ask_operation(
         &self,
-        provider: &Arc<Provider>,
-        target: Option<&Target>,
-        args: &[String],
-        scope: &str,
-        reference: &Reference,
-        outcome: &CallOutcome,
-    ) -> Result<DecisionView, Box<CallOutcome>> {
+        call: &Call<'_>,
+        grants: &jasper::Grants,
+    ) -> Step<Allowed> {
         let deny = |message: String| {
             self.audit
-                .record(scope, Event::DeniedInterface, reference, None);
-            Err(Box::new(outcome.clone().denied(
-                DecisionView::deny(Source::HumanDeny, None),
-                message,
-            )))
+                .record(&call.scope, Event::DeniedInterface, &call.reference, None);
+            Err(Stop::denied(Source::HumanDeny, None, message))
         };
         if !self.human.can_ask() {
             return deny(format!(
@@ -43,23 +36,16 @@ impl Dispatcher {
                 self.human.unavailable().0
             ));
         }
-        let grants_path = match target {
-            Some(target) => target.grants_path(),
-            None => provider.grants_path(),
-        };
         let now = now_epoch();
-        let existing = {
-            let path = grants_path.clone();
-            tokio::task::spawn_blocking(move || crate::grants::load(&path))
-                .await
-                .unwrap_or_else(|_| jasper::Grants::empty())
-        };
         let request = OperationRequest {
-            tool: provider.tool().to_string(),
-            target: target.map(|target| target.alias().to_string()),
-            args: args.to_vec(),
+            tool: call.provider.tool().to_string(),
+            target: call
+                .binding
+                .target()
+                .map(|target| target.alias().to_string()),
+            args: call.args.to_vec(),
             default_grant_minutes: self.settings.default_grant_minutes,
-            oldest_grant_remaining_secs: oldest_grant_remaining_secs(&existing, now),
+            oldest_grant_remaining_secs: oldest_grant_remaining_secs(grants, now),
         };
         let answer = match self.human.ask(&request).await {
             Ok(answer) => answer,
@@ -72,11 +58,11 @@ impl Dispatcher {
             ),
             OperationAnswer::Once => {
                 self.audit
-                    .record(scope, Event::OverrideOnce, reference, None);
-                Ok(DecisionView::allow(Source::HumanOnce, None))
+                    .record(&call.scope, Event::OverrideOnce, &call.reference, None);
+                Ok(Allowed::new(AllowedBy::HumanOnce, None))
             }
             OperationAnswer::Temporary { duration_secs, .. } => {
-                let Some(Ok(matcher)) = grant_matcher(args, &answer) else {
+                let Some(Ok(matcher)) = grant_matcher(call.args, &answer) else {
                     return deny("the approval could not be turned into a grant".into());
                 };
                 let rule = format!(
@@ -88,32 +74,28 @@ impl Dispatcher {
                 let entry = GrantEntry::new(now_epoch().saturating_add(duration_secs), matcher);
                 // The grant and its audit line are one step: a call cancelled meanwhile does
                 // not stop the blocking task, so no grant is ever stored unaudited.
-                let (audit, audit_scope, audit_reference) =
-                    (self.audit.clone(), scope.to_string(), reference.clone());
-                let stored = tokio::task::spawn_blocking(move || {
-                    let stored = crate::grants::add(&grants_path, entry, now_epoch());
+                let (audit, scope, reference, path) = (
+                    self.audit.clone(),
+                    call.scope.clone(),
+                    call.reference.clone(),
+                    call.grants_path(),
+                );
+                let stored = blocking("storing the grant", move || {
+                    let stored = crate::grants::add(&path, entry, now_epoch());
                     if stored.is_ok() {
                         audit.record(
-                            &audit_scope,
+                            &scope,
                             Event::OverrideTimed,
-                            &audit_reference,
+                            &reference,
                             Some(&duration_label(duration_secs)),
                         );
                     }
                     stored
                 })
-                .await
-                .map_err(|error| error.to_string())
-                .and_then(|result| result.map_err(|error| crate::errors::chain(&error)));
-                if let Err(error) = stored {
-                    // Fail closed: a grant the human chose but Torii could not keep is an error.
-                    return Err(Box::new(
-                        outcome
-                            .clone()
-                            .failed(format!("the approval could not be stored: {error}")),
-                    ));
-                }
-                Ok(DecisionView::allow(Source::HumanGrant, Some(rule)))
+                .await?;
+                // Fail closed: a grant the human chose but Torii could not keep is an error.
+                stored.map_err(|error| CallError::GrantNotStored(crate::errors::chain(&error)))?;
+                Ok(Allowed::new(AllowedBy::HumanGrant, Some(rule)))
             }
         }
     }

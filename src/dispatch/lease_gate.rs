@@ -14,8 +14,9 @@ use crate::leases::{
 use crate::prompt::LeaseRequest;
 use crate::registry::{Provider, Target, TargetingMode};
 
-use super::Dispatcher;
-use super::outcome::{CallOutcome, DecisionView, Source};
+use super::outcome::Source;
+use super::stop::{CallError, Step, Stop, blocking};
+use super::{Binding, Call, Dispatcher};
 
 /// Where a re-check happens; the static label is the audit detail of `target-access-lost`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,7 +41,7 @@ impl Phase {
 async fn status(provider: &Arc<Provider>, alias: &str) -> Result<LeaseStatus, &'static str> {
     let provider = Arc::clone(provider);
     let alias = alias.to_string();
-    tokio::task::spawn_blocking(move || {
+    blocking("the lease check", move || {
         let target = provider
             .target(&alias)
             .ok_or("the alias is not configured")?;
@@ -55,13 +56,8 @@ async fn status(provider: &Arc<Provider>, alias: &str) -> Result<LeaseStatus, &'
 
 impl Dispatcher {
     /// After explicit deny, before grants, env or auth: the alias needs a valid human lease.
-    pub(super) async fn gate_lease(
-        &self,
-        provider: &Arc<Provider>,
-        target: &Target,
-        scope: &str,
-        outcome: &CallOutcome,
-    ) -> Result<(), CallOutcome> {
+    pub(super) async fn gate_lease(&self, call: &Call<'_>, target: &Target) -> Step<()> {
+        let (provider, scope) = (call.provider, call.scope.as_str());
         let alias = Reference::label(target.alias());
         let status = match status(provider, target.alias()).await {
             Ok(status) => status,
@@ -72,8 +68,9 @@ impl Dispatcher {
                     &alias,
                     Some("invalid-state"),
                 );
-                return Err(outcome.clone().denied(
-                    DecisionView::deny(Source::HumanDeny, None),
+                return Err(Stop::denied(
+                    Source::HumanDeny,
+                    None,
                     format!(
                         "the lease state of `{}` cannot be read, so no target can be used ({}). \
                          Ask the human to run `torii target clear {}`.",
@@ -104,8 +101,9 @@ impl Dispatcher {
                 if active {
                     return Ok(());
                 }
-                Err(outcome.clone().denied(
-                    DecisionView::deny(Source::HumanDeny, None),
+                Err(Stop::denied(
+                    Source::HumanDeny,
+                    None,
                     format!(
                         "the targets of `{}` changed while the human was deciding; retry the call",
                         provider.tool()
@@ -115,8 +113,9 @@ impl Dispatcher {
             LeaseDecision::Denied { detail, reason } => {
                 self.audit
                     .record(scope, Event::TargetAccessDenied, &alias, Some(detail));
-                Err(outcome.clone().denied(
-                    DecisionView::deny(Source::HumanDeny, None),
+                Err(Stop::denied(
+                    Source::HumanDeny,
+                    None,
                     format!(
                         "target `{}` is configured but not active, and {reason}. Ask the human to \
                          activate it; do not switch to another target on your own.",
@@ -149,7 +148,7 @@ impl Dispatcher {
         };
         let state = {
             let store = store.clone();
-            match tokio::task::spawn_blocking(move || store.read()).await {
+            match blocking("reading the leases", move || store.read()).await {
                 Ok(Ok(state)) => state,
                 _ => return invalid_state(),
             }
@@ -190,7 +189,7 @@ impl Dispatcher {
             // The lease and its audit line are one step: a call cancelled meanwhile does not
             // stop the blocking task, so no lease is ever stored unaudited.
             // The alias was resolved by the envelope; `None` here cannot happen and denies.
-            tokio::task::spawn_blocking(move || {
+            blocking("storing the lease", move || {
                 let target = shared.target(&alias)?;
                 let applied = unix_now().and_then(|now| {
                     let entry = LeaseEntry::grant(target, minutes, now);
@@ -213,26 +212,26 @@ impl Dispatcher {
         }
     }
 
-    /// The lease must still hold at `phase`; otherwise the call stops here.
-    pub(super) async fn recheck_lease(
-        &self,
-        provider: &Arc<Provider>,
-        target: &Target,
-        scope: &str,
-        phase: Phase,
-        outcome: &CallOutcome,
-    ) -> Result<(), CallOutcome> {
-        if matches!(status(provider, target.alias()).await, Ok(status) if status.is_active()) {
+    /// A bound call's lease must still hold at `phase`; otherwise the call stops here. A
+    /// simple call has no lease.
+    pub(super) async fn recheck_lease(&self, call: &Call<'_>, phase: Phase) -> Step<()> {
+        let Binding::Bound(target) = call.binding else {
+            return Ok(());
+        };
+        if matches!(status(call.provider, target.alias()).await, Ok(status) if status.is_active()) {
             return Ok(());
         }
         let alias = Reference::label(target.alias());
-        self.audit
-            .record(scope, Event::TargetAccessLost, &alias, Some(phase.label()));
-        Err(outcome.clone().failed(format!(
-            "the lease on target `{}` ended before the command could run (expired, revoked or its \
-             binding changed). Ask the human to activate it again, then retry.",
-            target.alias()
-        )))
+        self.audit.record(
+            &call.scope,
+            Event::TargetAccessLost,
+            &alias,
+            Some(phase.label()),
+        );
+        Err(CallError::LeaseLost {
+            alias: target.alias().to_string(),
+        }
+        .into())
     }
 }
 

@@ -21,6 +21,7 @@ mod policy_view;
 #[cfg(feature = "test-hooks")]
 mod responder;
 mod session;
+mod stop;
 
 use std::path::Path;
 
@@ -34,10 +35,12 @@ pub use envelope::{Envelope, EnvelopeError, Shape};
 pub use human::Human;
 pub use locked::{find_locked, locked_options};
 pub(crate) use outcome::relative_to_root;
+use outcome::{Allowed, AllowedBy};
 pub use outcome::{CallOutcome, DecisionView, Source, Verdict};
 pub use policy::PolicyCache;
 pub use policy_view::{PolicyView, PolicyViewError};
 pub use session::ReauthError;
+use stop::{CallError, Step, Stop, blocking};
 
 use crate::audit::{AuditLog, Event, Reference};
 use crate::auth::Authenticator;
@@ -146,70 +149,76 @@ impl Dispatcher {
             .by_tool(tool)
             .ok_or_else(|| Refusal::UnknownTool(envelope::clip(tool)))?;
         let envelope = envelope::parse(arguments, &Self::shape(provider))?;
-        let target = envelope
-            .target
-            .as_deref()
-            .and_then(|alias| provider.target(alias));
+        let call = Call::new(
+            provider,
+            Binding::resolve(provider, &envelope)?,
+            &envelope.args,
+        );
+        let outcome = CallOutcome::new(provider.tool(), call.binding.alias());
         tokio::select! {
-            outcome = self.authorized_call(provider, target, &envelope.args) => {
+            outcome = self.authorized_call(&call, outcome) => {
                 Ok(outcome.relative_to(&self.root))
             }
             () = cancelled => {
-                self.audit.record(
-                    &audit_scope(provider, target),
-                    Event::Cancelled,
-                    &Reference::from_args(&envelope.args),
-                    None,
-                );
+                self.audit.record(&call.scope, Event::Cancelled, &call.reference, None);
                 Err(Refusal::Cancelled)
             }
         }
     }
 
-    async fn authorized_call(
-        &self,
-        provider: &Arc<Provider>,
-        target: Option<&Target>,
-        args: &[String],
-    ) -> CallOutcome {
-        let outcome = CallOutcome::new(provider.tool(), target.map(Target::alias));
-        if let Some(flag) = locked::find_locked(provider.config(), args) {
-            // Before policy and before `invoke`: nothing is audited, the value is not echoed.
-            return outcome.failed(format!(
-                "`{flag}` is locked: the target alias already fixes the context, identity and \
-                 endpoint. Remove it and call again with the same target."
-            ));
-        }
-        let scope = audit_scope(provider, target);
-        let reference = Reference::from_args(args);
-        self.audit.record(&scope, Event::Invoke, &reference, None);
-
-        let policy = match self
-            .policies
-            .load(provider, target.map(Target::alias))
-            .await
-        {
-            Ok(policy) => policy,
-            Err(error) => return outcome.failed(error.to_string()),
+    /// Decide, then run what was allowed. A step that stops the call says so once, here.
+    async fn authorized_call(&self, call: &Call<'_>, mut outcome: CallOutcome) -> CallOutcome {
+        let allowed = match self.decide(call).await {
+            Ok(allowed) => allowed,
+            Err(stop) => return outcome.stopped(stop),
         };
-        let evaluation = policy.evaluate(args);
+        outcome.decision = Some(allowed.view().clone());
+        match self.execute(call, allowed).await {
+            Ok(execution) => {
+                outcome.execution = Some(execution);
+                outcome
+            }
+            Err(stop) => outcome.stopped(stop),
+        }
+    }
+
+    /// Everything before an allow: locked options, the policy (explicit denies first), the
+    /// lease, then rules, a grant or the human. Nothing here reads `.env` or a session.
+    async fn decide(&self, call: &Call<'_>) -> Step<Allowed> {
+        if let Some(flag) = locked::find_locked(call.provider.config(), call.args) {
+            // Before policy and before `invoke`: nothing is audited, the value is not echoed.
+            return Err(CallError::Locked { flag }.into());
+        }
+        self.audit
+            .record(&call.scope, Event::Invoke, &call.reference, None);
+
+        let policy = self
+            .policies
+            .load(call.provider, call.binding.target())
+            .await
+            .map_err(CallError::Policy)?;
+        let evaluation = policy.evaluate(call.args);
         if !evaluation.ignored_accept_matches.is_empty() {
             let detail = format!(
                 "below minimum_accept_tokens={}",
                 policy.settings().minimum_accept_tokens
             );
-            self.audit
-                .record(&scope, Event::InvalidAccept, &reference, Some(&detail));
+            self.audit.record(
+                &call.scope,
+                Event::InvalidAccept,
+                &call.reference,
+                Some(&detail),
+            );
         }
 
         // Explicit denies end the call before any lease, grant, human, env or auth.
-        let rules_decision = match evaluation.decision {
+        let rule = match evaluation.decision {
             jasper::Decision::Forbidden { arg } => {
                 let message = format!(
                     "the argument `{arg}` is forbidden for this tool: it opens a channel the \
                      policy cannot inspect. Pass the content inline instead."
                 );
-                return self.forbidden(&scope, &reference, outcome, arg, message);
+                return Err(self.forbidden(call, arg, message));
             }
             jasper::Decision::ForbiddenValue { prefix } => {
                 let message = format!(
@@ -217,187 +226,102 @@ impl Dispatcher {
                      CLI would read them from a local file or another source the policy cannot \
                      inspect. Pass the value inline instead."
                 );
-                return self.forbidden(&scope, &reference, outcome, prefix, message);
+                return Err(self.forbidden(call, prefix, message));
             }
             jasper::Decision::DeniedExplicit { rule } => {
                 self.audit
-                    .record(&scope, Event::DeniedExplicit, &reference, None);
-                return outcome.denied(
-                    DecisionView::deny(Source::ExplicitDeny, Some(rule.clone())),
-                    format!(
-                        "denied by the policy rule `{rule}`. This operation is not available to \
-                         the agent; do not retry it."
-                    ),
+                    .record(&call.scope, Event::DeniedExplicit, &call.reference, None);
+                let message = format!(
+                    "denied by the policy rule `{rule}`. This operation is not available to the \
+                     agent; do not retry it."
                 );
+                return Err(Stop::denied(Source::ExplicitDeny, Some(rule), message));
             }
-            other => other,
+            jasper::Decision::Allowed { rule } => Some(rule),
+            _ => None,
         };
 
-        if let Some(target) = target
-            && let Err(denied) = self.gate_lease(provider, target, &scope, &outcome).await
-        {
-            return denied;
+        if let Binding::Bound(target) = call.binding {
+            self.gate_lease(call, target).await?;
         }
 
-        let decision = match rules_decision {
-            jasper::Decision::Allowed { rule } => {
-                self.audit
-                    .record(&scope, Event::AllowedByRules, &reference, None);
-                DecisionView::allow(Source::Rules, Some(rule))
-            }
-            _ => match self.find_grant(provider, target, args).await {
-                Some(grant) => {
-                    self.audit
-                        .record(&scope, Event::AllowedByGrant, &reference, Some(&grant));
-                    DecisionView::allow(Source::Grant, Some(grant))
-                }
-                None => match self
-                    .ask_operation(provider, target, args, &scope, &reference, &outcome)
-                    .await
-                {
-                    Ok(decision) => decision,
-                    Err(denied) => return *denied,
-                },
-            },
-        };
-        let mut outcome = outcome;
-        outcome.decision = Some(decision);
-        self.execute(provider, target, args, &scope, &reference, outcome)
-            .await
+        if let Some(rule) = rule {
+            self.audit
+                .record(&call.scope, Event::AllowedByRules, &call.reference, None);
+            return Ok(Allowed::new(AllowedBy::Rules, Some(rule)));
+        }
+        let grants = self.grants(call).await?;
+        if let Some(grant) = grant_rule(&grants, call.args) {
+            self.audit.record(
+                &call.scope,
+                Event::AllowedByGrant,
+                &call.reference,
+                Some(&grant),
+            );
+            return Ok(Allowed::new(AllowedBy::Grant, Some(grant)));
+        }
+        self.ask_operation(call, &grants).await
     }
 
     /// A call refused by the provider's `forbidden_args` or `forbidden_value_prefixes`:
     /// `listed` is the argument or prefix as the provider lists it, never the caller's value.
-    fn forbidden(
-        &self,
-        scope: &str,
-        reference: &Reference,
-        outcome: CallOutcome,
-        listed: String,
-        message: String,
-    ) -> CallOutcome {
+    fn forbidden(&self, call: &Call<'_>, listed: String, message: String) -> Stop {
         self.audit.record(
-            scope,
+            &call.scope,
             Event::DeniedExplicit,
-            reference,
+            &call.reference,
             Some("forbidden-arg"),
         );
-        outcome.denied(
-            DecisionView::deny(Source::ForbiddenArg, Some(listed)),
-            message,
-        )
+        Stop::denied(Source::ForbiddenArg, Some(listed), message)
     }
 
-    /// A non-expired grant for exactly these arguments (a corrupt file grants nothing).
-    async fn find_grant(
-        &self,
-        provider: &Provider,
-        target: Option<&Target>,
-        args: &[String],
-    ) -> Option<String> {
-        let path = match target {
-            Some(target) => target.grants_path(),
-            None => provider.grants_path(),
-        };
-        let grants = tokio::task::spawn_blocking(move || crate::grants::load(&path))
-            .await
-            .ok()?;
-        grants.find(args, now_epoch()).map(|entry| {
-            format!(
-                "{} grant on {} tokens",
-                entry.matcher.mode().as_str(),
-                entry.matcher.token_count()
-            )
-        })
+    /// The grants of the call's provider or target, read once per unresolved call. A corrupt
+    /// file grants nothing (see `crate::grants::load`).
+    async fn grants(&self, call: &Call<'_>) -> Step<jasper::Grants> {
+        let path = call.grants_path();
+        Ok(blocking("reading the grants", move || crate::grants::load(&path)).await?)
     }
 
-    /// After an allow: environment, session, then the process.
-    async fn execute(
-        &self,
-        provider: &Arc<Provider>,
-        target: Option<&Target>,
-        args: &[String],
-        scope: &str,
-        reference: &Reference,
-        outcome: CallOutcome,
-    ) -> CallOutcome {
-        if let Some(target) = target
-            && let Err(lost) = self
-                .recheck_lease(provider, target, scope, Phase::BeforeEnvironment, &outcome)
-                .await
-        {
-            return lost;
+    /// After an allow, which only [`Self::decide`] gives: environment, session, then the
+    /// process, with the lease looked at again before each (see `lease_gate`).
+    async fn execute(&self, call: &Call<'_>, _allowed: Allowed) -> Step<runner::Execution> {
+        self.recheck_lease(call, Phase::BeforeEnvironment).await?;
+        let env = load_env(call).await?;
+        let session = self.prepare_session(call, &env).await?;
+        self.recheck_lease(call, Phase::AfterAuthentication).await?;
+        let program = runner::resolve(&call.provider.config().command).map_err(CallError::Run)?;
+        let mut launch_args = call.provider.config().args_prefix.clone();
+        if let Binding::Bound(target) = call.binding {
+            launch_args.extend(binding::target_args(call.provider, target));
         }
-        let env = match load_env(provider, target).await {
-            Ok(env) => env,
-            Err(error) => return outcome.failed(error),
-        };
-        let session = match self.prepare_session(provider, target, &env, scope).await {
-            Ok(session) => session,
-            Err(error) => return outcome.failed(error),
-        };
-        if let Some(target) = target
-            && let Err(lost) = self
-                .recheck_lease(
-                    provider,
-                    target,
-                    scope,
-                    Phase::AfterAuthentication,
-                    &outcome,
-                )
-                .await
-        {
-            return lost;
-        }
-        let program = match runner::resolve(&provider.config().command) {
-            Ok(program) => program,
-            Err(error) => return outcome.failed(crate::errors::chain(&error)),
-        };
-        let mut launch_args = provider.config().args_prefix.clone();
-        if let Some(target) = target {
-            launch_args.extend(binding::target_args(provider, target));
-        }
-        launch_args.extend(args.iter().cloned());
+        launch_args.extend(call.args.iter().cloned());
         // Persistent values first, then what the session produced: the session wins.
         let env_overlay = runner::dotenv::overlay(env, session.set);
-        let env_remove = session.removed;
         let launch = Launch {
             program,
             args: launch_args,
             env_overlay,
-            env_remove,
+            env_remove: session.removed,
             max_output_bytes: self.settings.max_output_bytes,
             confinement: self.confinement.clone(),
-            timeout: self.call_timeout(provider),
+            timeout: self.call_timeout(call.provider),
         };
         // A call waiting here for a slot can still be cancelled: it holds nothing yet. The
         // wait comes before the last look at the lease, which may end while it waits.
         let Ok(_slot) = self.running.acquire().await else {
-            return outcome.failed("the server is shutting down".to_string());
+            return Err(CallError::ShuttingDown.into());
         };
         // The last look at the lease: nothing between this check and the spawn reads state or
         // waits.
-        if let Some(target) = target
-            && let Err(lost) = self
-                .recheck_lease(provider, target, scope, Phase::AtLaunch, &outcome)
-                .await
-        {
-            return lost;
+        self.recheck_lease(call, Phase::AtLaunch).await?;
+        let execution = runner::run(launch).await.map_err(CallError::Run)?;
+        let mut detail = format!("exit={}", execution.exit_code);
+        if execution.timed_out {
+            detail.push_str(" timeout");
         }
-        match runner::run(launch).await {
-            Ok(execution) => {
-                let mut detail = format!("exit={}", execution.exit_code);
-                if execution.timed_out {
-                    detail.push_str(" timeout");
-                }
-                self.audit
-                    .record(scope, Event::Ran, reference, Some(&detail));
-                let mut outcome = outcome;
-                outcome.execution = Some(execution);
-                outcome
-            }
-            Err(error) => outcome.failed(crate::errors::chain(&error)),
-        }
+        self.audit
+            .record(&call.scope, Event::Ran, &call.reference, Some(&detail));
+        Ok(execution)
     }
 }
 
@@ -413,33 +337,110 @@ impl Dispatcher {
     }
 }
 
-/// `provider` for simple providers, `provider/alias` for targets.
-fn audit_scope(provider: &Provider, target: Option<&Target>) -> String {
-    match target {
-        Some(target) => format!("{}/{}", provider.name(), target.alias()),
-        None => provider.name().to_string(),
+/// How a call is bound, resolved once from its envelope. A target-aware tool's call always
+/// carries one of its configured targets, so no lookup that finds nothing can turn it into a
+/// simple call that skips the lease gate, its re-checks and the target's own policy.
+#[derive(Debug, Clone, Copy)]
+enum Binding<'a> {
+    Simple,
+    Bound(&'a Target),
+}
+
+impl<'a> Binding<'a> {
+    fn resolve(provider: &'a Provider, envelope: &Envelope) -> Result<Self, Refusal> {
+        let unbound = |text: &str| Refusal::Envelope(EnvelopeError(text.to_string()));
+        match (provider.is_target_aware(), envelope.target.as_deref()) {
+            (false, None) => Ok(Binding::Simple),
+            (true, Some(alias)) => provider
+                .target(alias)
+                .map(Binding::Bound)
+                .ok_or_else(|| unbound("`target` is not a configured alias of this tool")),
+            (true, None) => Err(unbound("this tool needs a `target`")),
+            (false, Some(_)) => Err(unbound("this tool takes no `target`")),
+        }
     }
+
+    fn target(self) -> Option<&'a Target> {
+        match self {
+            Binding::Simple => None,
+            Binding::Bound(target) => Some(target),
+        }
+    }
+
+    fn alias(self) -> Option<&'a str> {
+        self.target().map(Target::alias)
+    }
+}
+
+/// One call in flight: what every step reads.
+struct Call<'a> {
+    provider: &'a Arc<Provider>,
+    binding: Binding<'a>,
+    args: &'a [String],
+    /// The audit scope (see [`scope`]).
+    scope: String,
+    reference: Reference,
+}
+
+impl<'a> Call<'a> {
+    fn new(provider: &'a Arc<Provider>, binding: Binding<'a>, args: &'a [String]) -> Self {
+        Self {
+            provider,
+            binding,
+            args,
+            scope: scope(provider, binding),
+            reference: Reference::from_args(args),
+        }
+    }
+
+    /// The `grants` file of the target, or of the provider.
+    fn grants_path(&self) -> std::path::PathBuf {
+        match self.binding {
+            Binding::Simple => self.provider.grants_path(),
+            Binding::Bound(target) => target.grants_path(),
+        }
+    }
+}
+
+/// The audit scope: `provider` for simple providers, `provider/alias` for targets.
+fn scope(provider: &Provider, binding: Binding<'_>) -> String {
+    match binding {
+        Binding::Simple => provider.name().to_string(),
+        Binding::Bound(target) => format!("{}/{}", provider.name(), target.alias()),
+    }
+}
+
+/// The rule text of a live grant for exactly these arguments.
+fn grant_rule(grants: &jasper::Grants, args: &[String]) -> Option<String> {
+    grants.find(args, now_epoch()).map(|entry| {
+        format!(
+            "{} grant on {} tokens",
+            entry.matcher.mode().as_str(),
+            entry.matcher.token_count()
+        )
+    })
 }
 
 /// The provider's `.env`, with the target's `.env` overriding shared keys. Missing files are
 /// empty; a malformed one fails the call naming the file.
-async fn load_env(provider: &Provider, target: Option<&Target>) -> Result<EnvVars, String> {
-    let shared = read_env(&provider.env_file_path()).await?;
-    match target {
-        Some(target) => Ok(runner::dotenv::overlay(
+async fn load_env(call: &Call<'_>) -> Result<EnvVars, CallError> {
+    let shared = read_env(&call.provider.env_file_path()).await?;
+    match call.binding {
+        Binding::Bound(target) => Ok(runner::dotenv::overlay(
             shared,
             read_env(&target.env_file_path()).await?,
         )),
-        None => Ok(shared),
+        Binding::Simple => Ok(shared),
     }
 }
 
-pub(crate) async fn read_env(path: &Path) -> Result<EnvVars, String> {
+async fn read_env(path: &Path) -> Result<EnvVars, CallError> {
     let path = path.to_path_buf();
-    tokio::task::spawn_blocking(move || runner::read_env_file(&path))
-        .await
-        .map_err(|error| format!("cannot read the environment file: {error}"))?
-        .map_err(|error| crate::errors::chain(&error))
+    blocking("reading the environment file", move || {
+        runner::read_env_file(&path)
+    })
+    .await?
+    .map_err(|error| CallError::Environment(crate::errors::chain(&error)))
 }
 
 pub(crate) fn now_epoch() -> u64 {
@@ -467,4 +468,70 @@ fn programs(registry: &Registry) -> Vec<std::path::PathBuf> {
         .filter_map(|command| runner::resolve(command).ok())
         .collect();
     programs.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A target-aware `kube` with the alias `lab`, a simple `idp`, loaded from disk.
+    fn registry() -> (tempfile::TempDir, Registry) {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |relative: &str, text: &str| {
+            let path = dir.path().join(relative);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        write(
+            "providers/kube/provider.yaml",
+            "version: \"1\"\nname: kube\ntool: kube\ndescription: k\ncommand: kube\ntargeting:\n  mode: kubectl_context\n",
+        );
+        write(
+            "providers/kube/targets/lab/target.yaml",
+            "version: \"1\"\nname: lab\ncontext: lab\nidentity:\n  provider: idp\n",
+        );
+        write(
+            "providers/idp/provider.yaml",
+            "version: \"1\"\nname: idp\ntool: idp\ndescription: i\ncommand: idp\n",
+        );
+        let registry = Registry::load(dir.path()).unwrap();
+        (dir, registry)
+    }
+
+    fn envelope(target: Option<&str>) -> Envelope {
+        Envelope {
+            target: target.map(str::to_string),
+            args: vec!["get".into()],
+        }
+    }
+
+    /// Issue 15: a failed alias lookup was `None`, which meant "simple provider" and skipped
+    /// the lease gate and its re-checks. Now only a configured alias binds a target-aware call.
+    #[test]
+    fn a_target_aware_call_is_bound_to_a_configured_alias_or_refused() {
+        let (_dir, registry) = registry();
+        let kube = registry.by_tool("kube").unwrap();
+        let idp = registry.by_tool("idp").unwrap();
+        assert!(matches!(
+            Binding::resolve(kube, &envelope(Some("lab"))),
+            Ok(Binding::Bound(target)) if target.alias() == "lab"
+        ));
+        for target in [None, Some("prod"), Some("")] {
+            assert!(
+                matches!(
+                    Binding::resolve(kube, &envelope(target)),
+                    Err(Refusal::Envelope(_))
+                ),
+                "{target:?}"
+            );
+        }
+        assert!(matches!(
+            Binding::resolve(idp, &envelope(None)),
+            Ok(Binding::Simple)
+        ));
+        assert!(matches!(
+            Binding::resolve(idp, &envelope(Some("lab"))),
+            Err(Refusal::Envelope(_))
+        ));
+    }
 }

@@ -8,6 +8,8 @@ use serde::Serialize;
 
 use crate::runner::Execution;
 
+use super::stop::Stop;
+
 /// Whether the call crossed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -52,20 +54,46 @@ pub struct DecisionView {
 }
 
 impl DecisionView {
-    pub fn allow(source: Source, rule: Option<String>) -> Self {
-        Self {
-            result: Verdict::Allow,
-            source,
-            rule,
-        }
-    }
-
     pub fn deny(source: Source, rule: Option<String>) -> Self {
         Self {
             result: Verdict::Deny,
             source,
             rule,
         }
+    }
+}
+
+/// Who let a call through: the only sources an [`Allowed`] can name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum AllowedBy {
+    Rules,
+    Grant,
+    HumanOnce,
+    HumanGrant,
+}
+
+/// A decision to run this call. Only the decision steps make one, and the execute step takes
+/// one: reading `.env`, sessions or credentials, and launching, need an allow.
+#[derive(Debug)]
+pub(super) struct Allowed(DecisionView);
+
+impl Allowed {
+    pub fn new(by: AllowedBy, rule: Option<String>) -> Self {
+        let source = match by {
+            AllowedBy::Rules => Source::Rules,
+            AllowedBy::Grant => Source::Grant,
+            AllowedBy::HumanOnce => Source::HumanOnce,
+            AllowedBy::HumanGrant => Source::HumanGrant,
+        };
+        Self(DecisionView {
+            result: Verdict::Allow,
+            source,
+            rule,
+        })
+    }
+
+    pub fn view(&self) -> &DecisionView {
+        &self.0
     }
 }
 
@@ -107,14 +135,16 @@ impl CallOutcome {
         self.error.is_some()
     }
 
-    pub(crate) fn denied(mut self, decision: DecisionView, message: impl Into<String>) -> Self {
-        self.decision = Some(decision);
-        self.message = Some(message.into());
-        self
-    }
-
-    pub(crate) fn failed(mut self, error: impl Into<String>) -> Self {
-        self.error = Some(error.into());
+    /// The answer for a call that stopped: its decision and message, or its error. (A failure
+    /// after an allow keeps the allow, which the caller set.)
+    pub(super) fn stopped(mut self, stop: Stop) -> Self {
+        match stop {
+            Stop::Denied { decision, message } => {
+                self.decision = Some(decision);
+                self.message = Some(message);
+            }
+            Stop::Failed(error) => self.error = Some(error.to_string()),
+        }
         self
     }
 
@@ -173,10 +203,11 @@ mod tests {
 
     #[test]
     fn denied_call_serializes_without_execution_or_target() {
-        let outcome = CallOutcome::new("aws", None).denied(
-            DecisionView::deny(Source::ExplicitDeny, Some("s3 rm".into())),
+        let outcome = CallOutcome::new("aws", None).stopped(Stop::denied(
+            Source::ExplicitDeny,
+            Some("s3 rm".into()),
             "denied",
-        );
+        ));
         let json = serde_json::to_value(&outcome).unwrap();
         assert_eq!(
             json,
@@ -194,10 +225,11 @@ mod tests {
     fn agent_text_names_files_relative_to_the_root() {
         let root = Path::new("/home/ana/.config/torii");
         let outcome = CallOutcome::new("aws", None)
-            .failed(
+            .stopped(Stop::Failed(super::super::stop::CallError::Session(
                 "rules file not found: /home/ana/.config/torii/providers/aws/rules.yaml; see \
-                 /home/ana/.config/torii",
-            )
+                 /home/ana/.config/torii"
+                    .into(),
+            )))
             .relative_to(root);
         assert_eq!(
             outcome.error.as_deref(),

@@ -13,7 +13,9 @@ use std::sync::{Arc, Mutex};
 use sha2::{Digest, Sha256};
 
 use crate::policy::{self, PolicyFileError};
-use crate::registry::Provider;
+use crate::registry::{Provider, Target};
+
+use super::stop::blocking;
 
 /// (provider tool, SHA-256 of the rules text).
 type CacheKey = (String, [u8; 32]);
@@ -28,17 +30,28 @@ pub struct PolicyCache {
 const MAX_CACHED: usize = 256;
 
 impl PolicyCache {
-    /// Reads the effective rules file of `alias` (or of the provider) now and compiles it.
-    pub async fn load(
+    /// Reads the effective rules file of `target` (`None`: the provider's shared policy) now
+    /// and compiles it.
+    pub(super) async fn load(
         &self,
         provider: &Arc<Provider>,
-        alias: Option<&str>,
+        target: Option<&Target>,
     ) -> Result<Arc<jasper::Policy>, PolicyFileError> {
         let (path, text) = {
             let shared = Arc::clone(provider);
-            let alias = alias.map(str::to_string);
-            tokio::task::spawn_blocking(move || {
-                let target = alias.as_deref().and_then(|alias| shared.target(alias));
+            let alias = target.map(|target| target.alias().to_string());
+            blocking("reading the policy", move || {
+                // `target` is of this same provider; a lookup that found nothing now must
+                // never fall back to the shared, possibly wider, rules.
+                let target = match alias.as_deref() {
+                    None => None,
+                    Some(alias) => {
+                        Some(shared.target(alias).ok_or_else(|| PolicyFileError::Read {
+                            path: shared.targets_dir().join(alias),
+                            source: std::io::Error::other("the target is not configured"),
+                        })?)
+                    }
+                };
                 let path = policy::effective(&shared, target)?.path;
                 let text = policy::read_rules_text(&path)?;
                 Ok::<_, PolicyFileError>((path, text))

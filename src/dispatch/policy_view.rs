@@ -98,7 +98,7 @@ impl Dispatcher {
         };
         let policy = self
             .policies
-            .load(provider, target.map(|target| target.alias()))
+            .load(provider, target)
             .await
             .map_err(|error| PolicyViewError::Failed {
                 provider: provider.tool().to_string(),

@@ -16,7 +16,8 @@ use crate::registry::{Provider, Target, TargetingMode};
 use crate::secret::{EnvVars, Secret};
 
 use super::binding;
-use super::{Dispatcher, now_epoch, read_env};
+use super::stop::CallError;
+use super::{Binding, Call, Dispatcher, now_epoch, read_env};
 
 /// What the session adds to the target child, and what it removes from it.
 #[derive(Debug, Default)]
@@ -28,14 +29,13 @@ pub(super) struct SessionEnv {
 impl Dispatcher {
     pub(super) async fn prepare_session(
         &self,
-        provider: &Arc<Provider>,
-        target: Option<&Target>,
+        call: &Call<'_>,
         env: &[(String, Secret)],
-        scope: &str,
-    ) -> Result<SessionEnv, String> {
+    ) -> Result<SessionEnv, CallError> {
+        let (provider, scope) = (call.provider, call.scope.as_str());
         let now = now_epoch();
-        let Some(target) = target else {
-            let set = self
+        let prepared = match call.binding {
+            Binding::Simple => self
                 .authenticator
                 .ensure(
                     self.session_request(
@@ -49,17 +49,19 @@ impl Dispatcher {
                     &self.audit,
                 )
                 .await
-                .map_err(|error| error.to_string())?;
-            let removed = provider.config().auth.removed_env.clone();
-            return Ok(SessionEnv { set, removed });
+                .map(|set| SessionEnv {
+                    set,
+                    removed: provider.config().auth.removed_env.clone(),
+                })
+                .map_err(|error| error.to_string()),
+            Binding::Bound(target) => match provider.config().targeting_mode() {
+                Some(TargetingMode::KubectlContext) => {
+                    self.preflight(provider, target, scope, now).await
+                }
+                _ => self.own_binding(provider, target, env, scope, now).await,
+            },
         };
-        let mode = provider.config().targeting_mode();
-        match mode {
-            Some(TargetingMode::KubectlContext) => {
-                self.preflight(provider, target, scope, now).await
-            }
-            _ => self.own_binding(provider, target, env, scope, now).await,
-        }
+        prepared.map_err(CallError::Session)
     }
 
     fn session_request<'a>(
@@ -103,7 +105,9 @@ impl Dispatcher {
             .record(scope, Event::PreflightProvider, &label, None);
         let result = async {
             let (removed, binding_env) = binding::target_env(provider, identity, target);
-            let mut base = read_env(&identity.env_file_path()).await?;
+            let mut base = read_env(&identity.env_file_path())
+                .await
+                .map_err(|error| error.to_string())?;
             base.extend(binding_env.iter().cloned());
             let session = self
                 .authenticator
@@ -291,14 +295,14 @@ impl Dispatcher {
                 let (removed, binding_env) = binding::target_env(provider, identity, target);
                 let mut base = read_env(&identity.env_file_path())
                     .await
-                    .map_err(ReauthError::Environment)?;
+                    .map_err(|error| ReauthError::Environment(error.to_string()))?;
                 base.extend(binding_env);
                 (identity, base, removed)
             }
             (None, _) => {
                 let base = read_env(&provider.env_file_path())
                     .await
-                    .map_err(ReauthError::Environment)?;
+                    .map_err(|error| ReauthError::Environment(error.to_string()))?;
                 (provider, base, provider.config().auth.removed_env.clone())
             }
         };
@@ -307,7 +311,7 @@ impl Dispatcher {
                 tool: identity.tool().to_string(),
             });
         }
-        let scope = super::audit_scope(provider, target);
+        let scope = super::scope(provider, target.map_or(Binding::Simple, Binding::Bound));
         let mut request =
             self.session_request(identity, target, base_env, removed_env, &scope, now_epoch());
         request.force = true;
