@@ -1,5 +1,6 @@
 //! `torii self upgrade`: the latest release, its archive for this platform checked against its
-//! published SHA-256, and the running executable replaced by a rename in its own directory.
+//! published SHA-256, and the running executable replaced by a rename in its own directory (on
+//! Windows, after renaming the running one aside to `torii.exe.old`, removed next time).
 //!
 //! Only the executable changes: the config root (settings, providers, rules, targets, grants,
 //! sessions) is never opened. Releases are where `install.sh` finds them:
@@ -41,6 +42,25 @@ pub enum UpgradeError {
         path: PathBuf,
         #[source]
         source: std::io::Error,
+    },
+    #[error("cannot {step}: {source}; the executable was not changed")]
+    Step {
+        step: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A step failed and undoing an earlier one failed too: the human has to finish it.
+    #[error(
+        "cannot {step}: {source}; nor put the executable back ({undo}): rename {} to {} by hand",
+        from.display(),
+        to.display()
+    )]
+    Stranded {
+        step: String,
+        source: std::io::Error,
+        undo: std::io::Error,
+        from: PathBuf,
+        to: PathBuf,
     },
 }
 
@@ -160,9 +180,138 @@ fn extract(archive: &[u8], asset: &str, entry: &str) -> Result<Vec<u8>, UpgradeE
     })
 }
 
+/// How the executable is replaced. The target selects it ([`Platform::CURRENT`]), but it is a
+/// plain value, so the Windows plan runs, and is tested, on Linux too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Platform {
+    /// A file renamed over a running executable is fine: the process keeps the old inode.
+    Unix,
+    /// A running `.exe` can be neither overwritten nor deleted, but it can be renamed: it is
+    /// moved aside to `torii.exe.old`, which the next upgrade removes.
+    Windows,
+}
+
+impl Platform {
+    pub const CURRENT: Platform = if cfg!(windows) {
+        Platform::Windows
+    } else {
+        Platform::Unix
+    };
+}
+
+/// One file operation of a replacement, all in the executable's directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// Removes the file if it is there.
+    Remove(PathBuf),
+    /// Renames `from` to `to`; renamed back if a later step fails.
+    Rename { from: PathBuf, to: PathBuf },
+}
+
+impl std::fmt::Display for Step {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Step::Remove(path) => write!(f, "remove {}", path.display()),
+            Step::Rename { from, to } => {
+                write!(f, "rename {} to {}", from.display(), to.display())
+            }
+        }
+    }
+}
+
+/// Where a Windows upgrade leaves the executable it replaced: `torii.exe.old`.
+pub fn leftover(exe: &Path) -> PathBuf {
+    let mut name = exe.as_os_str().to_os_string();
+    name.push(".old");
+    PathBuf::from(name)
+}
+
+/// The steps that put `new`, a file in the same directory, in place of `exe`.
+pub fn replacement_steps(exe: &Path, new: &Path, platform: Platform) -> Vec<Step> {
+    let install = Step::Rename {
+        from: new.to_path_buf(),
+        to: exe.to_path_buf(),
+    };
+    match platform {
+        Platform::Unix => vec![install],
+        Platform::Windows => {
+            let old = leftover(exe);
+            vec![
+                // One left by an earlier upgrade, if its process has ended: the name is needed.
+                Step::Remove(old.clone()),
+                Step::Rename {
+                    from: exe.to_path_buf(),
+                    to: old,
+                },
+                install,
+            ]
+        }
+    }
+}
+
+/// Runs `steps` in order, on every platform. When one fails, the renames already done are
+/// undone, newest first, so the executable is back under its own name.
+pub fn execute(steps: &[Step]) -> Result<(), UpgradeError> {
+    let mut done: Vec<(&Path, &Path)> = Vec::new();
+    for step in steps {
+        let result = match step {
+            Step::Remove(path) => match std::fs::remove_file(path) {
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
+                other => other,
+            },
+            Step::Rename { from, to } => {
+                std::fs::rename(from, to).map(|()| done.push((from.as_path(), to.as_path())))
+            }
+        };
+        let Err(source) = result else { continue };
+        for (from, to) in done.into_iter().rev() {
+            if let Err(undo) = std::fs::rename(to, from) {
+                return Err(UpgradeError::Stranded {
+                    step: step.to_string(),
+                    source,
+                    undo,
+                    from: to.to_path_buf(),
+                    to: from.to_path_buf(),
+                });
+            }
+        }
+        return Err(UpgradeError::Step {
+            step: step.to_string(),
+            source,
+        });
+    }
+    Ok(())
+}
+
+/// Removes the `torii.exe.old` an earlier upgrade left beside `exe` (Windows only: elsewhere
+/// nothing is left, and a `torii.old` there is someone else's). What happened, for the human;
+/// `None` when there was nothing to remove.
+pub fn remove_leftover(exe: &Path, platform: Platform) -> Option<String> {
+    if platform != Platform::Windows {
+        return None;
+    }
+    let old = leftover(exe);
+    match std::fs::remove_file(&old) {
+        Ok(()) => Some(format!(
+            "removed {}, the executable the previous upgrade replaced",
+            old.display()
+        )),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+        Err(error) => Some(format!(
+            "cannot remove {} yet ({error}): a torii started before the previous upgrade may \
+             still be running from it; the next upgrade tries again",
+            old.display()
+        )),
+    }
+}
+
 /// Puts `bytes` in place of the executable at `exe`: a new file in the same directory, made
-/// executable and flushed, renamed over the old one (a running process keeps the old file).
-pub fn replace_executable(exe: &Path, bytes: &[u8]) -> Result<(), UpgradeError> {
+/// executable and flushed, then the `platform`'s [`replacement_steps`].
+pub fn replace_executable(
+    exe: &Path,
+    bytes: &[u8],
+    platform: Platform,
+) -> Result<(), UpgradeError> {
     let fail = |source| UpgradeError::Replace {
         path: exe.to_path_buf(),
         source,
@@ -181,8 +330,10 @@ pub fn replace_executable(exe: &Path, bytes: &[u8]) -> Result<(), UpgradeError> 
             .map_err(fail)?;
     }
     temp.as_file().sync_all().map_err(fail)?;
-    temp.persist(exe).map_err(|error| fail(error.error))?;
-    Ok(())
+    // Closed (Windows renames no open file), and still removed when it is dropped if a step
+    // failed; once renamed into place there is nothing left at its path to remove.
+    let temp = temp.into_temp_path();
+    execute(&replacement_steps(exe, &temp, platform))
 }
 
 #[cfg(test)]
@@ -212,5 +363,158 @@ mod tests {
             None
         );
         assert_eq!(checksum_for("abc  torii.tar.gz\n", "torii.tar.gz"), None);
+    }
+
+    /// `old build` at `dir/torii.exe`, and the paths of the executable and its leftover.
+    fn installed(dir: &Path) -> (PathBuf, PathBuf) {
+        let exe = dir.join("torii.exe");
+        std::fs::write(&exe, b"old build").unwrap();
+        let old = leftover(&exe);
+        assert_eq!(old, dir.join("torii.exe.old"));
+        (exe, old)
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn the_platform_selects_the_plan() {
+        let (exe, new) = (Path::new("/d/torii.exe"), Path::new("/d/.torii-upgrade-1"));
+        let install = Step::Rename {
+            from: new.to_path_buf(),
+            to: exe.to_path_buf(),
+        };
+        assert_eq!(
+            replacement_steps(exe, new, Platform::Unix),
+            vec![install.clone()]
+        );
+        let old = PathBuf::from("/d/torii.exe.old");
+        assert_eq!(
+            replacement_steps(exe, new, Platform::Windows),
+            vec![
+                Step::Remove(old.clone()),
+                Step::Rename {
+                    from: exe.to_path_buf(),
+                    to: old,
+                },
+                install,
+            ]
+        );
+    }
+
+    // The Windows plan on Linux: renaming aside and into place are the same calls there.
+    #[test]
+    fn the_windows_plan_keeps_the_replaced_executable_as_old() {
+        let dir = tempfile::tempdir().unwrap();
+        let (exe, old) = installed(dir.path());
+        std::fs::write(&old, b"stale").unwrap();
+        replace_executable(&exe, b"new build", Platform::Windows).unwrap();
+        assert_eq!(std::fs::read(&exe).unwrap(), b"new build");
+        assert_eq!(std::fs::read(&old).unwrap(), b"old build");
+        assert_eq!(names(dir.path()), ["torii.exe", "torii.exe.old"]);
+
+        // The next upgrade starts by removing it, and says so; then there is nothing to say.
+        let said = remove_leftover(&exe, Platform::Windows).unwrap();
+        assert!(
+            said.starts_with("removed ") && said.contains("torii.exe.old"),
+            "{said}"
+        );
+        assert_eq!(names(dir.path()), ["torii.exe"]);
+        assert_eq!(remove_leftover(&exe, Platform::Windows), None);
+    }
+
+    #[test]
+    fn the_unix_plan_renames_over_and_leaves_nothing_beside() {
+        let dir = tempfile::tempdir().unwrap();
+        let (exe, old) = installed(dir.path());
+        replace_executable(&exe, b"new build", Platform::Unix).unwrap();
+        assert_eq!(std::fs::read(&exe).unwrap(), b"new build");
+        assert_eq!(names(dir.path()), ["torii.exe"]);
+        // A `.old` file there is not one an upgrade made: it stays.
+        std::fs::write(&old, b"a copy of someone's").unwrap();
+        assert_eq!(remove_leftover(&exe, Platform::Unix), None);
+        assert!(old.exists());
+    }
+
+    #[test]
+    fn a_failed_final_rename_puts_the_executable_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let (exe, old) = installed(dir.path());
+        // The new file is gone by the last step: the running executable is already aside.
+        let missing = dir.path().join(".torii-upgrade-gone");
+        let error = execute(&replacement_steps(&exe, &missing, Platform::Windows)).unwrap_err();
+        let said = error.to_string();
+        assert!(
+            said.starts_with(&format!(
+                "cannot rename {} to {}",
+                missing.display(),
+                exe.display()
+            )) && said.ends_with("the executable was not changed"),
+            "{said}"
+        );
+        assert_eq!(std::fs::read(&exe).unwrap(), b"old build");
+        assert!(!old.exists());
+        assert_eq!(names(dir.path()), ["torii.exe"]);
+    }
+
+    #[test]
+    fn an_undo_that_fails_too_says_what_to_rename_by_hand() {
+        let dir = tempfile::tempdir().unwrap();
+        let (exe, old) = installed(dir.path());
+        // Not a plan `replacement_steps` makes: the removal takes away what the undo needs.
+        let steps = [
+            Step::Rename {
+                from: exe.clone(),
+                to: old.clone(),
+            },
+            Step::Remove(old.clone()),
+            Step::Rename {
+                from: dir.path().join("gone"),
+                to: exe.clone(),
+            },
+        ];
+        let said = execute(&steps).unwrap_err().to_string();
+        assert!(
+            said.contains("nor put the executable back")
+                && said.ends_with(&format!(
+                    "rename {} to {} by hand",
+                    old.display(),
+                    exe.display()
+                )),
+            "{said}"
+        );
+    }
+
+    #[test]
+    fn a_leftover_that_cannot_be_removed_stops_the_upgrade_and_is_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        let (exe, old) = installed(dir.path());
+        // Stands for a `torii.exe.old` still running: `remove_file` fails on it.
+        std::fs::create_dir(&old).unwrap();
+        std::fs::write(old.join("busy"), b"").unwrap();
+        let said = replace_executable(&exe, b"new build", Platform::Windows)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            said.starts_with(&format!("cannot remove {}", old.display())),
+            "{said}"
+        );
+        assert_eq!(std::fs::read(&exe).unwrap(), b"old build");
+        // The new file written beside it was removed.
+        assert_eq!(names(dir.path()), ["torii.exe", "torii.exe.old"]);
+
+        let said = remove_leftover(&exe, Platform::Windows).unwrap();
+        assert!(
+            said.starts_with(&format!("cannot remove {} yet", old.display()))
+                && said.contains("the next upgrade tries again"),
+            "{said}"
+        );
+        assert!(old.exists());
     }
 }

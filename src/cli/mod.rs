@@ -138,10 +138,10 @@ fn doctor(root: &ConfigRoot) -> Result<(), CliError> {
 
 /// `torii self upgrade [--check]`.
 fn self_upgrade(check: bool) -> Result<(), CliError> {
-    use crate::release::{self, UpgradeError, Version};
+    use crate::release::{self, Platform, UpgradeError, Version};
     let current = Version::current();
-    let latest = release::latest()?;
     if check {
+        let latest = release::latest()?;
         crate::human::data(&if latest > current {
             format!("torii {current} is installed; {latest} is available (torii self upgrade)")
         } else {
@@ -149,20 +149,35 @@ fn self_upgrade(check: bool) -> Result<(), CliError> {
         });
         return Ok(());
     }
+    let exe = std::env::current_exe()
+        .and_then(std::fs::canonicalize)
+        .map_err(UpgradeError::Exe)?;
+    // The `torii.exe.old` the previous upgrade had to leave (it was running), before anything
+    // can fail: this is the "next time" it is removed.
+    if let Some(message) = release::remove_leftover(&exe, Platform::CURRENT) {
+        crate::human::progress(&message);
+    }
+    let latest = release::latest()?;
     if latest <= current {
         crate::human::progress(&format!(
             "already up to date: torii {current} (latest release {latest})"
         ));
         return Ok(());
     }
-    let exe = std::env::current_exe()
-        .and_then(std::fs::canonicalize)
-        .map_err(UpgradeError::Exe)?;
     let bytes = release::fetch_executable(latest)?;
-    release::replace_executable(&exe, &bytes)?;
+    release::replace_executable(&exe, &bytes, Platform::CURRENT)?;
+    let kept = if Platform::CURRENT == Platform::Windows {
+        format!(
+            " The replaced executable stays as {} while it runs; the next torii self upgrade \
+             removes it.",
+            release::leftover(&exe).display()
+        )
+    } else {
+        String::new()
+    };
     crate::human::progress(&format!(
         "upgraded torii {current} to {latest} at {}; the config root was not touched. Restart \
-         your MCP clients: a running client keeps the old binary until then.",
+         your MCP clients: a running client keeps the old binary until then.{kept}",
         exe.display()
     ));
     Ok(())

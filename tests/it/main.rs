@@ -25,6 +25,7 @@ mod example_policies;
 mod fake_kube;
 mod hook_corpus;
 mod hostile_corpus;
+mod install_ps1;
 #[cfg(unix)]
 mod install_sh;
 mod kubectl_real;

@@ -1,6 +1,7 @@
 //! `torii self upgrade` on a copy of the binary (version 0.1.0) against a release server on
 //! loopback serving v9.9.9: `--check` reports, the upgrade replaces the copy with the served
-//! build and touches nothing else, a second run is up to date, a wrong checksum changes nothing.
+//! build and touches nothing else (not even a `torii.old` beside it: only Windows leaves and
+//! removes `torii.exe.old`), a second run is up to date, a wrong checksum changes nothing.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -67,8 +68,14 @@ fn self_upgrade_checks_replaces_and_then_is_up_to_date() {
     );
     assert_eq!(std::fs::read(&exe).unwrap(), before);
 
+    // Only a Windows upgrade leaves `<exe>.old` and removes it next time; here one is the
+    // user's own file (the Windows plan itself is tested on Linux in `src/release.rs`).
+    let users_copy = dir.path().join("bin/torii.old");
+    std::fs::write(&users_copy, b"a copy the user kept").unwrap();
     let output = run(&exe, &server, dir.path(), &["self", "upgrade"]);
     assert!(output.status.success(), "{}", text(&output));
+    assert_eq!(std::fs::read(&users_copy).unwrap(), b"a copy the user kept");
+    assert!(!text(&output).contains("torii.old"), "{}", text(&output));
     assert!(
         text(&output).contains("upgraded torii v0.1.0 to v9.9.9"),
         "{}",

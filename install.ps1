@@ -1,0 +1,202 @@
+# Installs torii.exe from a release into a user directory; never needs administrator rights.
+# Windows PowerShell 5.1 or PowerShell 7, on Windows x86_64.
+#
+#   irm https://raw.githubusercontent.com/torii-mcp/torii/main/install.ps1 | iex
+#   & ([scriptblock]::Create((irm https://raw.githubusercontent.com/torii-mcp/torii/main/install.ps1))) -Version v0.2.0
+#   powershell -ExecutionPolicy Bypass -File install.ps1 -InstallDir C:\tools\torii -NoPathUpdate
+#
+#   -Version vX.Y.Z   that release instead of the latest          (piped: $env:TORII_VERSION)
+#   -InstallDir DIR   where torii.exe goes                        (piped: $env:TORII_INSTALL_DIR)
+#                     default $env:LOCALAPPDATA\Programs\torii\bin
+#   -NoPathUpdate     leave the user PATH alone, say how to add DIR (piped: $env:TORII_NO_PATH_UPDATE=1)
+#
+# The same steps as install.sh. The archive's SHA-256 is checked with Get-FileHash against the
+# published .sha256 before anything is extracted. TORII_RELEASE_BASE_URL replaces the release
+# location (mirrors, the release workflow's check); https:// only, redirects too.
+#
+# The parameters belong to a function, not to the script: `irm | iex` evaluates the text in the
+# caller's session, where a script-level param() block is no parameter block at all. The script
+# passes its own arguments on (`@args`, which keeps their names); piped, it has none, and the
+# environment gives the options instead.
+
+function Install-Torii {
+    param(
+        [string]$Version = $env:TORII_VERSION,
+        [string]$InstallDir = $env:TORII_INSTALL_DIR,
+        [switch]$NoPathUpdate
+    )
+    # Inside a function, the caller's session keeps its own preferences when this runs through
+    # iex. Errors are thrown, never `exit`: that would close the caller's window.
+    $ErrorActionPreference = 'Stop'
+    Set-StrictMode -Off
+    # The progress bar makes Invoke-WebRequest many times slower on Windows PowerShell 5.1.
+    $ProgressPreference = 'SilentlyContinue'
+
+    $base = $env:TORII_RELEASE_BASE_URL
+    if (-not $base) { $base = 'https://github.com/torii-mcp/torii/releases' }
+    $base = $base.TrimEnd('/')
+    if ($base -cnotlike 'https://*') {
+        throw "torii install: TORII_RELEASE_BASE_URL must be an https:// URL, not $base"
+    }
+
+    if ($PSVersionTable.PSVersion.Major -ge 6 -and -not $IsWindows) {
+        throw 'torii install: install.ps1 is for Windows; elsewhere use install.sh'
+    }
+    # A 32-bit PowerShell on 64-bit Windows reports x86 here and AMD64 in PROCESSOR_ARCHITEW6432.
+    $arch = $env:PROCESSOR_ARCHITEW6432
+    if (-not $arch) { $arch = $env:PROCESSOR_ARCHITECTURE }
+    if ($arch -ne 'AMD64') {
+        throw "torii install: no release for Windows $arch; build from source (cargo build --release)"
+    }
+    $platform = 'windows-x86_64'
+
+    if (-not $NoPathUpdate -and $env:TORII_NO_PATH_UPDATE -and $env:TORII_NO_PATH_UPDATE -ne '0') {
+        $NoPathUpdate = $true
+    }
+    if (-not $InstallDir) { $InstallDir = Join-Path $env:LOCALAPPDATA 'Programs\torii\bin' }
+    # Absolute, against PowerShell's current location (the PATH entry must be absolute).
+    $InstallDir = $ExecutionContext.SessionState.Path.GetUnresolvedProviderPathFromPSPath($InstallDir)
+
+    # Windows PowerShell 5.1 (.NET Framework) may not offer TLS 1.2 unless told to.
+    if ($PSVersionTable.PSVersion.Major -lt 6) {
+        [Net.ServicePointManager]::SecurityProtocol =
+            [Net.ServicePointManager]::SecurityProtocol -bor [Net.SecurityProtocolType]::Tls12
+    }
+
+    # Fetches $Url (into $OutFile when given), redirects included; the URL the redirects ended
+    # at, which must be https:// as well.
+    function Get-Https([string]$Url, [string]$OutFile) {
+        $request = @{ Uri = $Url; UseBasicParsing = $true }
+        if ($OutFile) { $request.OutFile = $OutFile; $request.PassThru = $true }
+        try { $response = Invoke-WebRequest @request }
+        catch { throw "torii install: cannot download ${Url}: $($_.Exception.Message)" }
+        # HttpWebResponse on Windows PowerShell 5.1, HttpResponseMessage on PowerShell 7.
+        $final = $response.BaseResponse.ResponseUri
+        if (-not $final) { $final = $response.BaseResponse.RequestMessage.RequestUri }
+        if (-not $final -or $final.Scheme -ne 'https') {
+            throw "torii install: $Url was redirected to $final, which is not https://"
+        }
+        return $final
+    }
+
+    # The first line `torii --version` prints, or nothing when it does not run.
+    function Get-ToriiVersion([string]$Exe) {
+        try { return (& $Exe --version | Select-Object -First 1) } catch { return $null }
+    }
+
+    if (-not $Version) {
+        # The latest tag is the last path segment of where <base>/latest redirects to.
+        $Version = (Get-Https "$base/latest").AbsolutePath.Split('/')[-1]
+    }
+    if ($Version -cnotmatch '^v[0-9]+\.[0-9]+\.[0-9]+$') {
+        throw "torii install: not a release tag: '$Version' (expected vX.Y.Z)"
+    }
+
+    $asset = "torii-$Version-$platform.zip"
+    $tmp = Join-Path ([IO.Path]::GetTempPath()) ('torii-install-' + [Guid]::NewGuid().ToString('N'))
+    [void][IO.Directory]::CreateDirectory($tmp)
+    try {
+        $archive = Join-Path $tmp $asset
+        $sums = "$archive.sha256"
+        [void](Get-Https "$base/download/$Version/$asset" $archive)
+        [void](Get-Https "$base/download/$Version/$asset.sha256" $sums)
+
+        # The checksum file must name exactly this asset: nothing else is checked, or extracted.
+        $expected = $null
+        $named = $null
+        $line = Get-Content -LiteralPath $sums -TotalCount 1
+        if ($line -cmatch '^([0-9a-f]{64})  \*?(.*)$') {
+            $expected = $Matches[1]
+            $named = $Matches[2]
+        }
+        if ($named -cne $asset) {
+            throw "torii install: $asset.sha256 does not describe $asset; nothing was installed"
+        }
+        # Before anything is extracted. -ne ignores case: Get-FileHash prints upper case.
+        if ((Get-FileHash -LiteralPath $archive -Algorithm SHA256).Hash -ne $expected) {
+            throw "torii install: the SHA-256 of $asset does not match $asset.sha256; nothing was installed"
+        }
+
+        $unpacked = Join-Path $tmp 'x'
+        Expand-Archive -LiteralPath $archive -DestinationPath $unpacked
+        $new = Join-Path $unpacked "torii-$Version-$platform\torii.exe"
+        if (-not (Test-Path -LiteralPath $new -PathType Leaf)) {
+            throw "torii install: $asset holds no torii-$Version-$platform/torii.exe"
+        }
+
+        [void][IO.Directory]::CreateDirectory($InstallDir)
+        $exe = Join-Path $InstallDir 'torii.exe'
+        $old = "$exe.old"
+        $previous = $null
+        if (Test-Path -LiteralPath $exe -PathType Leaf) {
+            $previous = Get-ToriiVersion $exe
+            if (-not $previous) { $previous = 'an unknown version' }
+        }
+
+        # The steps of `torii self upgrade` on Windows: the new file beside the destination; a
+        # running torii.exe can be neither overwritten nor deleted, but it can be renamed, so it
+        # goes aside to torii.exe.old first (after a stale one is removed), and comes back if the
+        # last rename fails.
+        $staged = Join-Path $InstallDir ".torii-install-$PID.exe"
+        [IO.File]::Copy($new, $staged, $true)
+        try {
+            if (Test-Path -LiteralPath $old) {
+                try { [IO.File]::Delete($old) }
+                catch {
+                    throw "torii install: cannot remove $old (is a torii started before the last upgrade still running?); nothing was installed"
+                }
+            }
+            $movedAside = $false
+            if (Test-Path -LiteralPath $exe) {
+                [IO.File]::Move($exe, $old)
+                $movedAside = $true
+            }
+            try { [IO.File]::Move($staged, $exe) }
+            catch {
+                if ($movedAside) { [IO.File]::Move($old, $exe) }
+                throw "torii install: cannot put torii.exe in ${InstallDir}: $($_.Exception.Message); nothing was installed"
+            }
+        } finally {
+            if (Test-Path -LiteralPath $staged) { [IO.File]::Delete($staged) }
+        }
+        # Removed now, unless it is running: then the next install or self upgrade removes it.
+        $kept = $false
+        if (Test-Path -LiteralPath $old) {
+            try { [IO.File]::Delete($old) } catch { $kept = $true }
+        }
+
+        $current = Get-ToriiVersion $exe
+        if (-not $current) { $current = "torii $Version" }
+        if ($previous) {
+            Write-Host "torii: replaced $previous with $current in $InstallDir"
+        } else {
+            Write-Host "torii: installed $current in $InstallDir"
+        }
+        if ($kept) {
+            Write-Host "the replaced executable is still running, so it stays as $old until the next install or torii self upgrade"
+        }
+    } finally {
+        Remove-Item -LiteralPath $tmp -Recurse -Force -ErrorAction SilentlyContinue
+    }
+
+    # Nothing to do when the directory is on PATH already, for this session or for the user.
+    $userPath = [Environment]::GetEnvironmentVariable('Path', 'User')
+    $entries = @($userPath -split ';' | Where-Object { $_ })
+    $wanted = $InstallDir.TrimEnd('\')
+    $listed = @($entries + ($env:Path -split ';')) | Where-Object { $_ -and $_.TrimEnd('\') -eq $wanted }
+    if ($listed) { return }
+
+    if ($NoPathUpdate) {
+        Write-Host "$InstallDir is not on your PATH; add it for your user with:"
+        Write-Host "  [Environment]::SetEnvironmentVariable('Path', [Environment]::GetEnvironmentVariable('Path', 'User') + ';$InstallDir', 'User')"
+        Write-Host '(or run the installer again without -NoPathUpdate)'
+        return
+    }
+    # The user PATH only, once: the machine PATH would need administrator rights. Through .NET,
+    # which also tells running programs that the environment changed.
+    [Environment]::SetEnvironmentVariable('Path', (@($entries + $InstallDir) -join ';'), 'User')
+    $env:Path = "$env:Path;$InstallDir"
+    Write-Host "added $InstallDir to your user PATH; terminals opened from now on have it"
+}
+
+Install-Torii @args
