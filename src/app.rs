@@ -33,7 +33,7 @@ fn run(parsed: Cli) -> Result<(), CliError> {
     match parsed.command {
         Some(cli::Command::Prompt) => {
             // The window process answers the server that started it; it needs no config root.
-            return Ok(crate::prompt::serve_prompt()?);
+            return Ok(crate::window_process::serve()?);
         }
         Some(cli::Command::Hook { agent, config_dir }) => {
             // The hook's root comes from its own command line, pinned at install.

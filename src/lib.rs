@@ -30,3 +30,4 @@ pub mod runner;
 pub mod secret;
 pub mod settings;
 pub mod text;
+pub mod window_process;

@@ -74,7 +74,7 @@ pub enum CliError {
     #[error("cannot start the async runtime: {0}")]
     Runtime(#[source] std::io::Error),
     #[error(transparent)]
-    Prompt(#[from] crate::prompt::ChildError),
+    Prompt(#[from] crate::window_process::ChildError),
     #[error(transparent)]
     Agent(#[from] crate::agents::AgentError),
     #[error(transparent)]
@@ -111,7 +111,7 @@ pub fn run(command: Command, root: &ConfigRoot) -> Result<(), CliError> {
         Command::SelfCmd {
             command: SelfCommand::Upgrade { check },
         } => self_upgrade(check),
-        Command::Prompt => Ok(crate::prompt::serve_prompt()?),
+        Command::Prompt => Ok(crate::window_process::serve()?),
         Command::Hook { agent, config_dir } => agent::hook(&agent, &config_dir),
     }
 }

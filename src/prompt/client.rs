@@ -12,7 +12,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::Command;
 
 use super::availability::{Availability, availability};
-use super::child::SUBCOMMAND;
+use super::SUBCOMMAND;
 use super::wire::{AnswerLine, PROTOCOL_VERSION, RequestLine};
 use super::{InvalidAnswer, Question};
 

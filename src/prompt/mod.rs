@@ -19,19 +19,18 @@
 //!
 //! Files: `operation.rs`, `lease.rs`, `auth.rs` (the three questions and their answer checks),
 //! `wire.rs` (the JSON lines), `client.rs` (the server side: spawn, write, read, check),
-//! `child.rs` (the `__prompt` side), `availability.rs` (when a window may open at all).
+//! `availability.rs` (when a window may open at all). The `__prompt` side, which shows the
+//! window, is `crate::window_process`: this module never depends on the windows.
 
 mod auth;
 mod availability;
-mod child;
 mod client;
 mod lease;
 mod operation;
-mod wire;
+pub(crate) mod wire;
 
 pub use auth::{AuthAnswer, AuthRequest, FieldSpec, ValidatorSpec};
 pub use availability::{Availability, NO_GUI_ENV, availability, availability_from};
-pub use child::{ChildError, SUBCOMMAND};
 pub use client::{MAX_ANSWER_BYTES, PromptError, Prompter, ask};
 pub use lease::{LeaseAnswer, LeaseRequest};
 pub use operation::{
@@ -39,10 +38,8 @@ pub use operation::{
 };
 pub use wire::{Answer, PROTOCOL_VERSION, Request};
 
-/// Runs the `__prompt` subcommand: one request from stdin, one answer on stdout.
-pub fn serve_prompt() -> Result<(), ChildError> {
-    child::run()
-}
+/// The hidden subcommand the server runs for a window (see `crate::window_process`).
+pub const SUBCOMMAND: &str = "__prompt";
 
 /// An answer the server refuses: the caller treats it as deny (or cancel).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -32,7 +32,7 @@ pub enum Answer {
 /// The line the server writes to the prompt's stdin.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct RequestLine {
+pub(crate) struct RequestLine {
     pub protocol: u32,
     pub request: Request,
 }
@@ -40,7 +40,7 @@ pub(super) struct RequestLine {
 /// The line the prompt writes to its stdout.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct AnswerLine {
+pub(crate) struct AnswerLine {
     pub protocol: u32,
     pub answer: Answer,
 }

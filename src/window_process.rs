@@ -1,16 +1,16 @@
-//! The `torii __prompt` side: read one request from stdin, show the window, write one answer to
-//! stdout. On any error it writes nothing and exits non-zero, which the server takes as deny.
+//! The `torii __prompt` process: read one request from stdin, show the window, write one answer
+//! to stdout. On any error it writes nothing and exits non-zero, which the server takes as deny.
+//!
+//! It joins the two halves that do not know each other: `prompt`, the protocol the server
+//! speaks (toolkit-free, linked into the server), and `gui`, the windows.
 //!
 //! [`write_answer`] is the only code outside the MCP server that writes to stdout, and the
 //! prompt runs only as the server's child, whose stdout is a private pipe.
 
 use std::io::{Read, Write};
 
-use super::wire::{AnswerLine, PROTOCOL_VERSION, RequestLine};
-use super::{Answer, Request};
-
-/// The hidden subcommand the server runs.
-pub const SUBCOMMAND: &str = "__prompt";
+use crate::prompt::wire::{AnswerLine, PROTOCOL_VERSION, RequestLine};
+use crate::prompt::{Answer, Request};
 
 /// Longest request accepted on stdin.
 const MAX_REQUEST_BYTES: u64 = 4 * 1024 * 1024;
@@ -35,8 +35,8 @@ pub enum ChildError {
     Write(#[source] std::io::Error),
 }
 
-/// Reads the request, asks the human, writes the answer.
-pub(super) fn run() -> Result<(), ChildError> {
+/// Runs the `__prompt` subcommand: one request from stdin, the window, one answer on stdout.
+pub fn serve() -> Result<(), ChildError> {
     let request = read_request(std::io::stdin().lock())?;
     let answer = show(request)?;
     write_answer(std::io::stdout().lock(), &answer)
