@@ -210,11 +210,16 @@ fn failed_reauth_keeps_the_previous_session_byte_for_byte() {
 #[tokio::test]
 async fn concurrent_calls_on_one_scope_open_one_collection_while_other_scopes_proceed() {
     let (root, cli, _check) = token_root();
-    // The validator is slow, so all calls wait on the one collection.
-    FakeCli::new(
+    // The validator holds until the test lets it go, so all calls wait on the one collection
+    // while the other scope runs: an order without clock margins.
+    let go = root.outside().join("validator-go");
+    let check = FakeCli::new(
         &root,
         "tok-check",
-        &format!("sleep 1; [ \"$CLI_TOKEN\" = '{GOOD}' ]"),
+        &format!(
+            "while [ ! -e '{}' ]; do sleep 0.05; done; [ \"$CLI_TOKEN\" = '{GOOD}' ]",
+            go.display()
+        ),
     );
     install_provider(
         &root,
@@ -244,9 +249,12 @@ async fn concurrent_calls_on_one_scope_open_one_collection_while_other_scopes_pr
             client.call("tok", json!({"args": ["run"]})).await
         }));
     }
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    while check.launches().is_empty() {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
     let (free, _) = client.call("free", json!({"args": ["go"]})).await;
     assert_eq!(free["execution"]["stdout"], "free\n");
+    std::fs::write(&go, "").unwrap();
     for call in calls {
         let (result, is_error) = call.await.unwrap();
         assert!(!is_error, "{result}");

@@ -470,12 +470,18 @@ impl XorShift {
     }
 }
 
+/// A new seed per worker, printed so a failing run can be replayed with `TORII_TEST_SEED`.
 fn seed() -> u64 {
+    if let Ok(seed) = std::env::var("TORII_TEST_SEED") {
+        return seed.parse().expect("TORII_TEST_SEED is a number");
+    }
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .subsec_nanos();
-    u64::from(nanos) ^ u64::from(std::process::id()) << 32
+    let seed = u64::from(nanos) ^ u64::from(std::process::id()) << 32;
+    eprintln!("lease worker seed: {seed} (TORII_TEST_SEED={seed} replays it)");
+    seed
 }
 
 #[test]

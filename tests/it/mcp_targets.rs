@@ -236,40 +236,52 @@ async fn a_lease_revoked_between_the_decision_and_the_launch_blocks_the_launch()
 
 #[tokio::test]
 async fn an_expiring_lease_blocks_the_launch() {
+    // The lease ends while the identity provider's validator runs, after the decision. No
+    // clock margin: the validator says when it runs and waits, and meanwhile the lease's
+    // `expires_at` is moved into the past, as time would.
     let Setup { root, kube } = setup(Some("idp-slow"));
-    FakeCli::new(&root, "idp-slow", "sleep 4; exit 0");
-    // A lease that expires in two to three seconds: still live when the call starts (a loaded
-    // machine can take a second to start the server), gone once the slow identity provider
-    // has answered.
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs();
+    let running = root.outside().join("validator-running");
+    let go = root.outside().join("validator-go");
+    FakeCli::new(
+        &root,
+        "idp-slow",
+        &format!(
+            ": > '{}'; while [ ! -e '{}' ]; do sleep 0.05; done; exit 0",
+            running.display(),
+            go.display()
+        ),
+    );
     activate(&root, "lab", &[]);
-    let state = std::fs::read_to_string(
-        root.path()
-            .join("providers/kube/.target-authorizations.yaml"),
-    )
-    .unwrap();
-    let expires = state
-        .lines()
-        .find(|line| line.contains("expires_at"))
-        .unwrap();
-    let rewritten = state.replace(expires, &format!("    expires_at: {}", now + 3));
-    std::fs::write(
-        root.path()
-            .join("providers/kube/.target-authorizations.yaml"),
-        rewritten,
-    )
-    .unwrap();
+    let state_file = root
+        .path()
+        .join("providers/kube/.target-authorizations.yaml");
     let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
-    let (result, is_error) = client
-        .call("kube", json!({"target": "lab", "args": ["get", "pods"]}))
-        .await;
+    let call = client.call("kube", json!({"target": "lab", "args": ["get", "pods"]}));
+    let time_passes = async {
+        while !running.exists() {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        let state = std::fs::read_to_string(&state_file).unwrap();
+        let expires = state
+            .lines()
+            .find(|line| line.contains("expires_at"))
+            .unwrap();
+        let past = crate::common::epoch_now() - 1;
+        let expired = state.replace(expires, &format!("    expires_at: {past}"));
+        std::fs::write(&state_file, expired).unwrap();
+        std::fs::write(&go, "").unwrap();
+    };
+    let ((result, is_error), ()) = tokio::join!(call, time_passes);
     assert!(is_error, "{result}");
     client.close().await;
     assert!(kube.launches().is_empty());
-    assert!(audit_events(&root).contains(&"target-access-lost".to_string()));
+    assert!(
+        audit_lines(&root)
+            .iter()
+            .any(|line| line.ends_with("| target-access-lost | lab | after-authentication")),
+        "{:#?}",
+        audit_lines(&root)
+    );
 }
 
 #[tokio::test]
