@@ -9,6 +9,8 @@
 
 mod agent_clients;
 mod agents;
+#[cfg(all(unix, feature = "gui", feature = "test-hooks"))]
+mod approval_windows;
 mod archives;
 // Modules that need the scripted human or the window driver run only with the `test-hooks`
 // feature (scripts/test.sh turns it on); `test_hooks` proves a build without it ignores them.
@@ -53,5 +55,3 @@ mod stdio;
 mod target_cli;
 mod test_hooks;
 mod typescript_sdk;
-#[cfg(all(unix, feature = "gui", feature = "test-hooks"))]
-mod windows_e2e;
