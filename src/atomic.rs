@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 /// Writing a state file failed; the previous file, if any, is untouched.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot write {}: {source}", path.display())]
+#[error("cannot write {}", path.display())]
 pub struct WriteError {
     pub path: PathBuf,
     #[source]

@@ -114,13 +114,7 @@ impl Reference {
 }
 
 fn clip(token: &str) -> String {
-    if token.chars().count() <= MAX_TOKEN_CHARS {
-        token.to_string()
-    } else {
-        let mut kept: String = token.chars().take(MAX_TOKEN_CHARS).collect();
-        kept.push('…');
-        kept
-    }
+    crate::text::clip(token, MAX_TOKEN_CHARS)
 }
 
 /// `|` becomes `¦`, and every character that could break a line or reorder a display (see

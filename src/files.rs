@@ -7,6 +7,9 @@
 //! - "Absent" means nothing at all is at the path. A symbolic link whose target is missing is
 //!   something that exists and cannot be read, so it is an error: on the decision path a file
 //!   that cannot be read must deny, never fall back to a default.
+//!
+//! It also holds the one capped read of any reader ([`read_capped`]) and the one way to make
+//! a private directory ([`create_private_dir_all`]).
 
 use std::fs::File;
 use std::io::{self, ErrorKind, Read};
@@ -21,15 +24,62 @@ pub fn read_optional(path: &Path, limit: u64) -> io::Result<Option<Vec<u8>>> {
     let Some(file) = open_if_present(path)? else {
         return Ok(None);
     };
-    let mut bytes = Vec::new();
-    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > limit {
-        return Err(io::Error::new(
+    match read_capped(file, limit) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(CappedReadError::Io(error)) => Err(error),
+        Err(CappedReadError::TooLarge) => Err(io::Error::new(
             ErrorKind::FileTooLarge,
             format!("larger than {limit} bytes"),
-        ));
+        )),
     }
-    Ok(Some(bytes))
+}
+
+/// Why a capped read failed.
+#[derive(Debug)]
+pub enum CappedReadError {
+    Io(io::Error),
+    /// There was more than the limit.
+    TooLarge,
+}
+
+/// The whole content of `reader`, refusing more than `limit` bytes: the one bounded read of
+/// everything Torii takes whole (its files, a download, a request on stdin), so that none is
+/// ever silently cut short or read without bound. One byte past the limit is read to tell "at
+/// the limit" from "over it".
+pub fn read_capped(reader: impl Read, limit: u64) -> Result<Vec<u8>, CappedReadError> {
+    let mut bytes = Vec::new();
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(CappedReadError::Io)?;
+    if bytes.len() as u64 > limit {
+        return Err(CappedReadError::TooLarge);
+    }
+    Ok(bytes)
+}
+
+/// Creates the directory `path` and any missing parents, owner-only on Unix: the one way Torii
+/// makes a directory of its own, since the config root holds sessions and credentials. An
+/// existing directory is fine.
+pub fn create_private_dir_all(path: &Path) -> io::Result<()> {
+    private_dir_builder(true).create(path)
+}
+
+/// Creates the new directory `path`, owner-only on Unix, whose parent must exist; an existing
+/// one is an error (`AlreadyExists`).
+pub fn create_private_dir(path: &Path) -> io::Result<()> {
+    private_dir_builder(false).create(path)
+}
+
+fn private_dir_builder(recursive: bool) -> std::fs::DirBuilder {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(recursive);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder
 }
 
 /// Up to the first `limit` bytes of the regular file at `path` (a program's `#!` line).

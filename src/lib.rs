@@ -10,6 +10,7 @@ pub mod audit;
 pub mod auth;
 pub mod cli;
 pub mod confine;
+pub mod digest;
 pub mod dispatch;
 pub mod doctor;
 pub mod errors;

@@ -35,29 +35,27 @@ pub enum UpgradeError {
     NoExecutable { asset: String, entry: String },
     #[error("cannot read {asset}: {reason}")]
     Archive { asset: String, reason: String },
-    #[error("cannot find this executable: {0}")]
+    #[error("cannot find this executable")]
     Exe(#[source] std::io::Error),
-    #[error("cannot replace {}: {source}", path.display())]
+    #[error("cannot replace {}", path.display())]
     Replace {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
-    #[error("cannot {step}: {source}; the executable was not changed")]
-    Step {
-        step: String,
-        #[source]
-        source: std::io::Error,
-    },
+    /// The cause is in the middle of the sentence, so it is part of the message, not a
+    /// `source`.
+    #[error("cannot {step}: {error}; the executable was not changed")]
+    Step { step: String, error: std::io::Error },
     /// A step failed and undoing an earlier one failed too: the human has to finish it.
     #[error(
-        "cannot {step}: {source}; nor put the executable back ({undo}): rename {} to {} by hand",
+        "cannot {step}: {error}; nor put the executable back ({undo}): rename {} to {} by hand",
         from.display(),
         to.display()
     )]
     Stranded {
         step: String,
-        source: std::io::Error,
+        error: std::io::Error,
         undo: std::io::Error,
         from: PathBuf,
         to: PathBuf,
@@ -124,7 +122,7 @@ pub fn asset(version: Version) -> Result<(String, String), UpgradeError> {
 pub fn checksum_for(text: &str, asset: &str) -> Option<String> {
     let line = text.lines().next()?;
     let (hash, name) = line.split_once("  ").or_else(|| line.split_once(" *"))?;
-    let valid = hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit());
+    let valid = crate::digest::is_sha256_hex(hash);
     (valid && name == asset).then(|| hash.to_ascii_lowercase())
 }
 
@@ -139,7 +137,7 @@ pub fn fetch_executable(version: Version) -> Result<Vec<u8>, UpgradeError> {
         }
     })?;
     let archive = fetch::download(&url(&asset)?, MAX_ARCHIVE_BYTES)?;
-    if crate::packages::fs::sha256_hex(&archive) != expected {
+    if crate::digest::sha256_hex(&archive) != expected {
         return Err(UpgradeError::Mismatch { asset });
     }
     extract(&archive, &asset, &entry)
@@ -263,12 +261,12 @@ pub fn execute(steps: &[Step]) -> Result<(), UpgradeError> {
                 std::fs::rename(from, to).map(|()| done.push((from.as_path(), to.as_path())))
             }
         };
-        let Err(source) = result else { continue };
+        let Err(error) = result else { continue };
         for (from, to) in done.into_iter().rev() {
             if let Err(undo) = std::fs::rename(to, from) {
                 return Err(UpgradeError::Stranded {
                     step: step.to_string(),
-                    source,
+                    error,
                     undo,
                     from: to.to_path_buf(),
                     to: from.to_path_buf(),
@@ -277,7 +275,7 @@ pub fn execute(steps: &[Step]) -> Result<(), UpgradeError> {
         }
         return Err(UpgradeError::Step {
             step: step.to_string(),
-            source,
+            error,
         });
     }
     Ok(())

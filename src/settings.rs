@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use jasper::yaml::{Position, Value, located};
 use serde::Deserialize;
 
 /// Largest accepted `max_output_bytes`: the captured output is held in memory and sent back
@@ -49,47 +50,50 @@ impl Default for Settings {
 
 #[derive(Debug, thiserror::Error)]
 pub enum SettingsError {
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}", path.display())]
     Read {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
-    #[error("{}{}: {}", path.display(), position(source), source.message)]
+    /// Not YAML, an unknown field, a duplicate key: the decoder's message at its position.
+    #[error("{}: {message}", located(path.display(), *position))]
     Yaml {
         path: PathBuf,
-        source: jasper::yaml::YamlError,
+        position: Option<Position>,
+        message: String,
     },
-    #[error("{}: field `{field}`: {message}", path.display())]
+    /// A known field with a value of the wrong type (at the value's position) or out of range.
+    #[error("{}: field `{field}`: {message}", located(path.display(), *position))]
     Field {
         path: PathBuf,
+        position: Option<Position>,
         field: &'static str,
         message: String,
     },
 }
 
-fn position(error: &jasper::yaml::YamlError) -> String {
-    match (error.line, error.column) {
-        (Some(line), Some(column)) => format!(":{line}:{column}"),
-        (Some(line), None) => format!(":{line}"),
-        _ => String::new(),
-    }
-}
-
+/// The knobs as written; [`Settings::parse`] judges each value so its error names the field.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawSettings {
-    #[serde(default, deserialize_with = "jasper::yaml::optional_whole_number")]
-    max_output_bytes: Option<u64>,
-    #[serde(default, deserialize_with = "jasper::yaml::optional_whole_number")]
-    default_grant_minutes: Option<u64>,
-    #[serde(default, deserialize_with = "jasper::yaml::optional_whole_number")]
-    default_target_minutes: Option<u64>,
-    child_confinement: Option<crate::confine::Mode>,
-    #[serde(default, deserialize_with = "jasper::yaml::optional_whole_number")]
-    call_timeout_seconds: Option<u64>,
-    #[serde(default, deserialize_with = "jasper::yaml::optional_whole_number")]
-    max_concurrent_calls: Option<u64>,
+    #[serde(default, deserialize_with = "written")]
+    max_output_bytes: Option<Value>,
+    #[serde(default, deserialize_with = "written")]
+    default_grant_minutes: Option<Value>,
+    #[serde(default, deserialize_with = "written")]
+    default_target_minutes: Option<Value>,
+    #[serde(default)]
+    child_confinement: Option<Value>,
+    #[serde(default, deserialize_with = "written")]
+    call_timeout_seconds: Option<Value>,
+    #[serde(default, deserialize_with = "written")]
+    max_concurrent_calls: Option<Value>,
+}
+
+/// A present key keeps its value, even `null` (which is then refused as not a number).
+fn written<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(deserializer).map(Some)
 }
 
 impl Settings {
@@ -114,19 +118,33 @@ impl Settings {
         }) {
             RawSettings::default()
         } else {
-            jasper::yaml::from_str(text).map_err(|source| SettingsError::Yaml {
+            jasper::yaml::from_str(text).map_err(|error| SettingsError::Yaml {
                 path: path.to_path_buf(),
-                source,
+                position: error.position,
+                message: error.message,
             })?
         };
         let defaults = Self::default();
         let field = |field, message: String| SettingsError::Field {
             path: path.to_path_buf(),
+            position: None,
             field,
             message,
         };
-        let max_output_bytes = raw
-            .max_output_bytes
+        // A value of the wrong type: named by its field, at its own position.
+        let number = |name, value: Option<Value>| match value {
+            None => Ok(None),
+            Some(value) => value
+                .whole_number()
+                .map(Some)
+                .ok_or_else(|| SettingsError::Field {
+                    path: path.to_path_buf(),
+                    position: value.position,
+                    field: name,
+                    message: format!("expected a whole number written without quotes, got {value}"),
+                }),
+        };
+        let max_output_bytes = number("max_output_bytes", raw.max_output_bytes)?
             .unwrap_or(defaults.max_output_bytes as u64);
         if max_output_bytes == 0 || max_output_bytes > MAX_OUTPUT_BYTES_LIMIT {
             return Err(field(
@@ -134,8 +152,8 @@ impl Settings {
                 format!("must be between 1 and {MAX_OUTPUT_BYTES_LIMIT}, got {max_output_bytes}"),
             ));
         }
-        let minutes = |name, value: Option<u64>, default| {
-            let value = value.unwrap_or(default);
+        let minutes = |name, value: Option<Value>, default| {
+            let value = number(name, value)?.unwrap_or(default);
             if MINUTES_RANGE.contains(&value) {
                 Ok(value)
             } else {
@@ -145,8 +163,7 @@ impl Settings {
                 ))
             }
         };
-        let call_timeout_seconds = raw
-            .call_timeout_seconds
+        let call_timeout_seconds = number("call_timeout_seconds", raw.call_timeout_seconds)?
             .unwrap_or(defaults.call_timeout_seconds);
         if call_timeout_seconds > MAX_CALL_TIMEOUT_SECONDS {
             return Err(field(
@@ -157,8 +174,7 @@ impl Settings {
                 ),
             ));
         }
-        let max_concurrent_calls = raw
-            .max_concurrent_calls
+        let max_concurrent_calls = number("max_concurrent_calls", raw.max_concurrent_calls)?
             .unwrap_or(defaults.max_concurrent_calls as u64);
         if !MAX_CONCURRENT_CALLS_RANGE.contains(&max_concurrent_calls) {
             return Err(field(
@@ -186,7 +202,15 @@ impl Settings {
                 raw.default_target_minutes,
                 defaults.default_target_minutes,
             )?,
-            child_confinement: raw.child_confinement.unwrap_or(defaults.child_confinement),
+            child_confinement: match raw.child_confinement {
+                None => defaults.child_confinement,
+                Some(value) => confinement(&value).ok_or_else(|| SettingsError::Field {
+                    path: path.to_path_buf(),
+                    position: value.position,
+                    field: "child_confinement",
+                    message: format!("expected `best-effort` or `required`, got {value}"),
+                })?,
+            },
         })
     }
 
@@ -217,6 +241,14 @@ impl Settings {
             defaults.max_concurrent_calls
         )
     }
+}
+
+/// `child_confinement` as written: `best-effort` or `required`.
+fn confinement(value: &Value) -> Option<crate::confine::Mode> {
+    use crate::confine::Mode;
+    [Mode::BestEffort, Mode::Required]
+        .into_iter()
+        .find(|mode| value.text() == Some(mode.as_str()))
 }
 
 #[cfg(test)]
@@ -310,8 +342,33 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("settings.yaml");
         crate::files::make_fifo(&path);
-        let message = Settings::load(&path).unwrap_err().to_string();
+        let message = crate::errors::chain(&Settings::load(&path).unwrap_err());
         assert!(message.contains("not a regular file"), "{message}");
+    }
+
+    /// Issue 17: `default_target_minutes: "x"` said `invalid u64` at line 1, without the field,
+    /// and printed the position and the message twice.
+    #[test]
+    fn a_value_of_the_wrong_type_names_its_field_at_its_position() {
+        let error = parse("max_output_bytes: 1024\ndefault_target_minutes: \"x\"\n").unwrap_err();
+        assert_eq!(
+            crate::errors::chain(&error),
+            "/r/settings.yaml:2:25: field `default_target_minutes`: expected a whole number \
+             written without quotes, got \"x\""
+        );
+        let error = parse("child_confinement: off\n").unwrap_err();
+        assert_eq!(
+            crate::errors::chain(&error),
+            "/r/settings.yaml:1:20: field `child_confinement`: expected `best-effort` or \
+             `required`, got \"off\""
+        );
+        // Out of range: the file and the field, exactly as the configuration chapter shows.
+        let error = parse("default_target_minutes: 1441\n").unwrap_err();
+        assert_eq!(
+            crate::errors::chain(&error),
+            "/r/settings.yaml: field `default_target_minutes`: must be between 1 and 1440 \
+             minutes, got 1441"
+        );
     }
 
     #[test]

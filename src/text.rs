@@ -1,6 +1,9 @@
 //! Characters that must never reach a human as they are: they break a line or reorder, hide or
 //! fake what a display shows. The audit log replaces them; the approval window shows them as
 //! escapes, so the token a person approves is the token that runs.
+//!
+//! Also the small text rules every module shares: how an echoed text is clipped ([`clip`]) and
+//! what an environment variable name may be ([`is_env_name`]).
 
 use std::sync::LazyLock;
 
@@ -44,6 +47,17 @@ pub fn clip(text: &str, max_chars: usize) -> String {
     }
 }
 
+/// A portable environment variable name, `[A-Za-z_][A-Za-z0-9_]*`: what `provider.yaml` may
+/// name (fields, injected and removed variables) and what a `.env` line may set. (The launcher
+/// checks only what the operating system can carry at all.)
+pub fn is_env_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|first| first.is_ascii_alphabetic() || first == '_')
+        && chars.all(|rest| rest.is_ascii_alphanumeric() || rest == '_')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -61,6 +75,16 @@ mod tests {
         }
         assert_eq!(replace_deceptive("a\u{202E}b\u{2028}c", " "), "a b c");
         assert!(is_plain("get pods -n team"));
+    }
+
+    #[test]
+    fn env_names_are_portable_identifiers() {
+        for good in ["A", "_", "AWS_REGION", "a1_b"] {
+            assert!(is_env_name(good), "{good:?}");
+        }
+        for bad in ["", "1A", "A-B", "A=B", "A B", "É", "A\0"] {
+            assert!(!is_env_name(bad), "{bad:?}");
+        }
     }
 
     #[test]

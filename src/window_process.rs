@@ -9,6 +9,7 @@
 
 use std::io::{Read, Write};
 
+use crate::files::{CappedReadError, read_capped};
 use crate::prompt::wire::{AnswerLine, PROTOCOL_VERSION, RequestLine};
 use crate::prompt::{Answer, Request};
 
@@ -18,11 +19,11 @@ const MAX_REQUEST_BYTES: u64 = 4 * 1024 * 1024;
 /// Why the prompt gave no answer.
 #[derive(Debug, thiserror::Error)]
 pub enum ChildError {
-    #[error("cannot read the request from stdin: {0}")]
+    #[error("cannot read the request from stdin")]
     Read(#[source] std::io::Error),
     #[error("the request is longer than {MAX_REQUEST_BYTES} bytes")]
     TooLarge,
-    #[error("the request is not valid JSON for this protocol: {0}")]
+    #[error("the request is not valid JSON for this protocol")]
     Malformed(#[source] serde_json::Error),
     #[error("the request speaks protocol {found}, this prompt {PROTOCOL_VERSION}")]
     Protocol { found: u32 },
@@ -31,7 +32,7 @@ pub enum ChildError {
     #[cfg(feature = "gui")]
     #[error(transparent)]
     Gui(#[from] crate::gui::GuiError),
-    #[error("cannot write the answer to stdout: {0}")]
+    #[error("cannot write the answer to stdout")]
     Write(#[source] std::io::Error),
 }
 
@@ -53,14 +54,10 @@ fn show(_request: Request) -> Result<Answer, ChildError> {
 }
 
 fn read_request(input: impl Read) -> Result<Request, ChildError> {
-    let mut bytes = Vec::new();
-    input
-        .take(MAX_REQUEST_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(ChildError::Read)?;
-    if bytes.len() as u64 > MAX_REQUEST_BYTES {
-        return Err(ChildError::TooLarge);
-    }
+    let bytes = read_capped(input, MAX_REQUEST_BYTES).map_err(|error| match error {
+        CappedReadError::Io(error) => ChildError::Read(error),
+        CappedReadError::TooLarge => ChildError::TooLarge,
+    })?;
     let line: RequestLine = serde_json::from_slice(&bytes).map_err(ChildError::Malformed)?;
     if line.protocol != PROTOCOL_VERSION {
         return Err(ChildError::Protocol {

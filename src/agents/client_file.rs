@@ -13,13 +13,13 @@ const MAX_CLIENT_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ClientFileError {
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}", path.display())]
     Read {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     Parse {
         path: PathBuf,
         #[source]
@@ -32,19 +32,19 @@ pub enum ClientFileError {
     HardLinks { path: PathBuf, links: u64 },
     #[error(transparent)]
     Write(#[from] crate::atomic::WriteError),
-    #[error("cannot create {}: {source}", path.display())]
+    #[error("cannot create {}", path.display())]
     CreateDir {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
-    #[error("cannot give {} back to its owner: {source}", path.display())]
+    #[error("cannot give {} back to its owner", path.display())]
     Owner {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
-    #[error("cannot remove {}: {source}", path.display())]
+    #[error("cannot remove {}", path.display())]
     Remove {
         path: PathBuf,
         #[source]
@@ -157,7 +157,7 @@ impl ClientFile {
         }
         let dir = crate::atomic::containing_dir(&self.real);
         if !dir.exists() {
-            crate::packages::fs::create_private_dir_all(dir).map_err(|source| {
+            crate::files::create_private_dir_all(dir).map_err(|source| {
                 ClientFileError::CreateDir {
                     path: dir.to_path_buf(),
                     source,

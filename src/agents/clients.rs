@@ -505,7 +505,7 @@ fn codex_hook_hash(command: &str) -> String {
         "hooks": [{"type": "command", "command": command, "timeout": 600, "async": false}],
     });
     // serde_json's map is ordered by key, and `to_string` writes no whitespace.
-    crate::packages::fs::sha256_hex(identity.to_string().as_bytes())
+    crate::digest::sha256_hex(identity.to_string().as_bytes())
 }
 
 /// The hook group Torii owns whole in Antigravity's hooks file.

@@ -9,12 +9,12 @@
 //!
 //! Not a sandbox: a process with the same credentials can still reach the cloud another way.
 
-use std::io::Read;
 use std::path::Path;
 
 use serde_json::{Value, json};
 
 use super::clients::Agent;
+use crate::files::{CappedReadError, read_capped};
 use crate::registry::Registry;
 
 /// Far above any command line an agent sends; beyond it the input is refused (and denied).
@@ -29,17 +29,12 @@ pub struct Verdict {
 /// Runs the hook for `agent`: stdin in, the client's answer on stdout. The exit status is 0
 /// whatever happens, since the answer itself carries the denial.
 pub fn serve(agent: Agent, root: &Path) {
-    let mut input = Vec::new();
-    let read = std::io::stdin()
-        .lock()
-        .take(MAX_INPUT_BYTES + 1)
-        .read_to_end(&mut input);
-    let verdict = match read {
-        Ok(_) if input.len() as u64 > MAX_INPUT_BYTES => Verdict {
+    let verdict = match read_capped(std::io::stdin().lock(), MAX_INPUT_BYTES) {
+        Ok(input) => decide_in_time(agent, input, root.to_path_buf()),
+        Err(CappedReadError::TooLarge) => Verdict {
             deny: Some(invalid_input("larger than 1 MiB")),
         },
-        Ok(_) => decide_in_time(agent, input, root.to_path_buf()),
-        Err(error) => Verdict {
+        Err(CappedReadError::Io(error)) => Verdict {
             deny: Some(invalid_input(&error.to_string())),
         },
     };

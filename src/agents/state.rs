@@ -47,13 +47,13 @@ pub struct Managed {
 
 #[derive(Debug, thiserror::Error)]
 pub enum StateError {
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}", path.display())]
     Read {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
-    #[error("{}: not a Torii agent state file: {source}", path.display())]
+    #[error("{}: not a Torii agent state file", path.display())]
     Invalid {
         path: PathBuf,
         #[source]
@@ -61,13 +61,13 @@ pub enum StateError {
     },
     #[error(transparent)]
     Write(#[from] crate::atomic::WriteError),
-    #[error("cannot create {}: {source}", path.display())]
+    #[error("cannot create {}", path.display())]
     CreateDir {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
-    #[error("cannot remove {}: {source}", path.display())]
+    #[error("cannot remove {}", path.display())]
     Remove {
         path: PathBuf,
         #[source]
@@ -108,7 +108,7 @@ pub fn store(root: &Path, agent: Agent, state: &AgentState) -> Result<(), StateE
         };
     }
     let dir = crate::atomic::containing_dir(&path);
-    crate::packages::fs::create_private_dir_all(dir).map_err(|source| StateError::CreateDir {
+    crate::files::create_private_dir_all(dir).map_err(|source| StateError::CreateDir {
         path: dir.to_path_buf(),
         source,
     })?;

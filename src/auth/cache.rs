@@ -59,14 +59,7 @@ pub fn ensure_parent(path: &Path) -> Result<(), WriteError> {
     let Some(dir) = path.parent() else {
         return Ok(());
     };
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        builder.mode(0o700);
-    }
-    builder.create(dir).map_err(|source| WriteError {
+    crate::files::create_private_dir_all(dir).map_err(|source| WriteError {
         path: dir.to_path_buf(),
         source,
     })

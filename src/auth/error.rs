@@ -18,7 +18,7 @@ pub enum AuthError {
         tool: String,
         strategy: &'static str,
     },
-    #[error("cannot run the session validator of `{tool}`: {source}")]
+    #[error("cannot run the session validator of `{tool}`")]
     Validator {
         tool: String,
         #[source]
@@ -29,13 +29,13 @@ pub enum AuthError {
          the configured identity with the CLI's own flow, then retry the same call"
     )]
     Identity { reason: &'static str },
-    #[error("cannot read the stored session of `{tool}`: {source}")]
+    #[error("cannot read the stored session of `{tool}`")]
     Credentials {
         tool: String,
         #[source]
         source: EnvFileError,
     },
-    #[error("cannot store the session of `{tool}`: {source}")]
+    #[error("cannot store the session of `{tool}`")]
     Persist {
         tool: String,
         #[source]

@@ -72,20 +72,30 @@ impl Validator {
         }))
     }
 
-    /// Whether the session made of `values` is accepted (exit code 0).
-    pub async fn accepts(&self, values: &BTreeMap<String, Secret>) -> Result<bool, RunError> {
-        let mut env = self.base_env.clone();
-        env.extend(inject(&self.inject, values));
-        let launch = Launch {
+    /// The launch that checks the session made of `values`, wherever it is checked: by the
+    /// server (a stored session, the test responder) and by the authentication window's
+    /// process (a candidate), so that a session is validated under exactly the environment
+    /// its command gets. That environment is the inherited one minus `removed_env`, then
+    /// `base_env`, then each injected variable whose field is in `values`, set to its value
+    /// even when that is empty (see [`inject`]); only the exit code is kept.
+    pub fn launch(&self, values: &BTreeMap<String, Secret>) -> Launch {
+        Launch {
             program: self.program.clone(),
             args: self.args.clone(),
-            env_overlay: env,
+            env_overlay: runner::dotenv::overlay(
+                self.base_env.clone(),
+                inject(&self.inject, values),
+            ),
             env_remove: self.removed_env.clone(),
             // Only the exit code matters; keep nothing of what it prints.
             max_output_bytes: 1,
             confinement: self.confinement.clone(),
             timeout: Some(runner::CHECK_TIMEOUT),
-        };
-        Ok(runner::run(launch).await?.exit_code == 0)
+        }
+    }
+
+    /// Whether the session made of `values` is accepted (exit code 0).
+    pub async fn accepts(&self, values: &BTreeMap<String, Secret>) -> Result<bool, RunError> {
+        Ok(runner::run(self.launch(values)).await?.exit_code == 0)
     }
 }

@@ -1,11 +1,42 @@
 //! `torii agent list|install|status|uninstall` and the hidden `torii __hook`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::{AgentCommand, CliError};
 use crate::agents::{self, Agent, Install, Locations, Pinned, Uninstall};
 use crate::human;
 use crate::paths::ConfigRoot;
+
+/// Why a `torii agent` command refused before any client file was touched.
+#[derive(Debug, thiserror::Error)]
+pub enum AgentCliError {
+    #[error("unknown agent `{name}`: expected one of {}", known_names())]
+    UnknownAgent { name: String },
+    #[error(
+        "{} is not valid UTF-8, and a client's configuration can only name it as text (nothing was written)",
+        path.display()
+    )]
+    NotUtf8 { path: PathBuf },
+    /// pi needs an extension to read the entry, so installing asks first; without a terminal
+    /// only `--yes` can answer.
+    #[error("pi: no terminal to confirm on; run again with --yes (nothing was written)")]
+    PiNeedsYes,
+    /// The human answered no to the confirmation.
+    #[error("nothing was written")]
+    Declined,
+}
+
+impl AgentCliError {
+    /// A command-line mistake (exit code 2), rather than a refusal of a well-formed command.
+    pub fn is_usage(&self) -> bool {
+        matches!(self, AgentCliError::UnknownAgent { .. })
+    }
+}
+
+fn known_names() -> String {
+    let names: Vec<_> = Agent::ALL.iter().map(|agent| agent.name()).collect();
+    names.join(", ")
+}
 
 pub fn run(command: AgentCommand, root: &ConfigRoot) -> Result<(), CliError> {
     let at = Locations::from_env();
@@ -40,26 +71,25 @@ pub fn hook(agent: &str, config_dir: &Path) -> Result<(), CliError> {
 
 fn parse(name: &str) -> Result<Agent, CliError> {
     Agent::from_name(name).ok_or_else(|| {
-        let names: Vec<_> = Agent::ALL.iter().map(|agent| agent.name()).collect();
-        CliError::Usage(format!(
-            "unknown agent `{name}`: expected one of {}",
-            names.join(", ")
-        ))
+        AgentCliError::UnknownAgent {
+            name: name.to_string(),
+        }
+        .into()
     })
 }
 
 fn pinned(root: &ConfigRoot) -> Result<Pinned, CliError> {
     let exe = std::env::current_exe()
         .and_then(std::fs::canonicalize)
-        .map_err(|error| CliError::Refused(format!("cannot find this executable: {error}")))?;
+        .map_err(CliError::Exe)?;
     // The entry and the hook command are text: a path that is not UTF-8 would be pinned as
     // some other path, and a hook pointed at a root that does not exist protects nothing.
     for path in [exe.as_path(), root.dir()] {
         if path.to_str().is_none() {
-            return Err(CliError::Refused(format!(
-                "{} is not valid UTF-8, and a client's configuration can only name it as text (nothing was written)",
-                path.display()
-            )));
+            return Err(AgentCliError::NotUtf8 {
+                path: path.to_path_buf(),
+            }
+            .into());
         }
     }
     Ok(Pinned {
@@ -122,13 +152,10 @@ fn install(
         ));
         if !yes {
             if !human::interactive() {
-                return Err(CliError::Refused(
-                    "pi: no terminal to confirm on; run again with --yes (nothing was written)"
-                        .to_string(),
-                ));
+                return Err(AgentCliError::PiNeedsYes.into());
             }
             if !human::confirm("Write the torii entry for pi's MCP extension?") {
-                return Err(CliError::Refused("nothing was written".to_string()));
+                return Err(AgentCliError::Declined.into());
             }
         }
     }

@@ -5,14 +5,17 @@
 //! MCP client: discovery, the policy query, an allowed call, an explicitly denied call and an
 //! unresolved call in headless mode. Then it shows the audit log and the snippet to paste into
 //! an MCP client. Nothing outside the throwaway root is written.
+//!
+//! The client is the few lines of JSON-RPC below (one request at a time over the child's
+//! stdio), not rmcp's client: that would link a second copy of rmcp's session machinery into
+//! every release binary for this command alone. The test suite drives the server with rmcp's
+//! client (tests/it/mcp_client.rs).
 
-use std::io::IsTerminal;
+use std::io::{BufRead, BufReader, IsTerminal, Write};
 use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, Tool};
-use rmcp::transport::TokioChildProcess;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::human;
 use crate::paths::ConfigRoot;
@@ -25,8 +28,6 @@ const RULES: &str = include_str!("../../examples/demo/git/rules.yaml");
 pub enum DemoError {
     #[error("cannot prepare the demo root: {0}")]
     Setup(std::io::Error),
-    #[error("cannot start the async runtime: {0}")]
-    Runtime(std::io::Error),
     #[error("cannot start the torii server: {0}")]
     Spawn(std::io::Error),
     #[error("MCP session with the demo server failed: {0}")]
@@ -77,11 +78,7 @@ pub fn run(user_root: &ConfigRoot) -> Result<(), DemoError> {
         "throwaway config root {} with one provider, `git`, and a read-only policy",
         root.path().display()
     )));
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(DemoError::Runtime)?;
-    runtime.block_on(session(root.path(), &style))?;
+    session(root.path(), &style)?;
 
     human::data("");
     human::data(
@@ -102,25 +99,28 @@ pub fn run(user_root: &ConfigRoot) -> Result<(), DemoError> {
     Ok(())
 }
 
-async fn session(root: &Path, style: &Style) -> Result<(), DemoError> {
+fn session(root: &Path, style: &Style) -> Result<(), DemoError> {
     let exe = std::env::current_exe().map_err(DemoError::Spawn)?;
-    let mut command = tokio::process::Command::new(exe);
-    command
-        .env("TORII_CONFIG_DIR", root)
-        .env("TORII_NO_GUI", "1");
-    let transport = TokioChildProcess::new(command).map_err(DemoError::Spawn)?;
-    let client = ().serve(transport).await.map_err(|error| DemoError::Session(error.to_string()))?;
-    let fail = |error: rmcp::service::ServiceError| DemoError::Session(error.to_string());
+    let mut client = Client::start(
+        Command::new(exe)
+            .env("TORII_CONFIG_DIR", root)
+            .env("TORII_NO_GUI", "1"),
+    )?;
+    let result = script(&mut client, style);
+    client.stop();
+    result
+}
 
+fn script(client: &mut Client, style: &Style) -> Result<(), DemoError> {
     step(
         style,
         "1",
         "The agent lists tools: one per provider, plus the read-only torii_policy",
     );
-    let tools: Vec<Tool> = client.list_all_tools().await.map_err(fail)?;
-    for tool in &tools {
-        let schema = Value::Object(tool.input_schema.as_ref().clone());
-        human::data(&format!("  {:<14} input {}", tool.name, schema["required"]));
+    for tool in client.list_tools()? {
+        let name = tool["name"].as_str().unwrap_or("?");
+        let required = &tool["inputSchema"]["required"];
+        human::data(&format!("  {name:<14} input {required}"));
     }
 
     step(
@@ -128,9 +128,7 @@ async fn session(root: &Path, style: &Style) -> Result<(), DemoError> {
         "2",
         "It reads the policy before choosing an operation",
     );
-    let view = call(&client, "torii_policy", json!({"provider": "git"}))
-        .await
-        .map_err(fail)?;
+    let view = client.call("torii_policy", json!({"provider": "git"}))?;
     human::data(&format!("  accept {}", view["accept"]));
     human::data(&format!("  deny   {}", view["deny"]));
 
@@ -154,33 +152,171 @@ async fn session(root: &Path, style: &Style) -> Result<(), DemoError> {
     for (number, title, args) in cases {
         step(style, number, title);
         human::data(&format!("  args {args}"));
-        let result = call(&client, "git", json!({ "args": args }))
-            .await
-            .map_err(fail)?;
+        let result = client.call("git", json!({ "args": args }))?;
         show_decision(style, &result);
     }
-    let _ = client.cancel().await;
     Ok(())
+}
+
+/// The protocol revision the demo asks for in `initialize`.
+const PROTOCOL_VERSION: &str = "2025-11-25";
+
+/// An MCP client for the demo's own server: newline-delimited JSON-RPC over the child's stdio,
+/// one request at a time.
+struct Client {
+    child: Child,
+    input: Option<ChildStdin>,
+    output: BufReader<ChildStdout>,
+    next_id: u64,
+}
+
+impl Client {
+    /// Starts the server and completes the `initialize` handshake.
+    fn start(command: &mut Command) -> Result<Self, DemoError> {
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(DemoError::Spawn)?;
+        let (Some(input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(DemoError::Session("no pipe to the server".to_string()));
+        };
+        let mut client = Client {
+            child,
+            input: Some(input),
+            output: BufReader::new(output),
+            next_id: 0,
+        };
+        let handshake = client.request(
+            "initialize",
+            json!({
+                "protocolVersion": PROTOCOL_VERSION,
+                "capabilities": {},
+                "clientInfo": {"name": "torii-demo", "version": env!("CARGO_PKG_VERSION")},
+            }),
+        );
+        if let Err(error) = handshake.and_then(|_| {
+            client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        }) {
+            client.stop();
+            return Err(error);
+        }
+        Ok(client)
+    }
+
+    /// Every tool, following `nextCursor` across pages.
+    fn list_tools(&mut self) -> Result<Vec<Value>, DemoError> {
+        let mut tools = Vec::new();
+        let mut cursor = None;
+        loop {
+            let params = match cursor.take() {
+                Some(cursor) => json!({ "cursor": cursor }),
+                None => json!({}),
+            };
+            let mut page = self.request("tools/list", params)?;
+            if let Some(Value::Array(items)) = page.get_mut("tools").map(Value::take) {
+                tools.extend(items);
+            }
+            match page.get("nextCursor").and_then(Value::as_str) {
+                Some(next) => cursor = Some(next.to_string()),
+                None => return Ok(tools),
+            }
+        }
+    }
+
+    /// Calls `tool` and returns its structured result (`null` when it has none).
+    fn call(&mut self, tool: &str, arguments: Value) -> Result<Value, DemoError> {
+        let mut result = self.request(
+            "tools/call",
+            json!({ "name": tool, "arguments": arguments }),
+        )?;
+        Ok(result
+            .get_mut("structuredContent")
+            .map(Value::take)
+            .unwrap_or(Value::Null))
+    }
+
+    /// Sends a request and waits for its response. Notifications from the server (progress)
+    /// are skipped; a request from it is answered "method not found", since the demo offers
+    /// the server nothing.
+    fn request(&mut self, method: &str, params: Value) -> Result<Value, DemoError> {
+        self.next_id += 1;
+        let id = json!(self.next_id);
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
+        loop {
+            let mut message = self.receive()?;
+            if message.get("method").is_some() {
+                if let Some(request) = message.get("id") {
+                    let reply = json!({
+                        "jsonrpc": "2.0",
+                        "id": request,
+                        "error": {"code": -32601, "message": "the demo client offers no methods"},
+                    });
+                    self.send(&reply)?;
+                }
+                continue;
+            }
+            if message.get("id") != Some(&id) {
+                continue;
+            }
+            if let Some(error) = message.get("error") {
+                let text = error["message"].as_str().unwrap_or("no message");
+                return Err(DemoError::Session(format!("{method}: {text}")));
+            }
+            return Ok(message
+                .get_mut("result")
+                .map(Value::take)
+                .unwrap_or(Value::Null));
+        }
+    }
+
+    fn send(&mut self, message: &Value) -> Result<(), DemoError> {
+        let lost =
+            |error: std::io::Error| DemoError::Session(format!("writing to the server: {error}"));
+        let input = self
+            .input
+            .as_mut()
+            .ok_or_else(|| DemoError::Session("the session is closed".to_string()))?;
+        let mut line = message.to_string();
+        line.push('\n');
+        input.write_all(line.as_bytes()).map_err(lost)?;
+        input.flush().map_err(lost)
+    }
+
+    fn receive(&mut self) -> Result<Value, DemoError> {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let read = self
+                .output
+                .read_line(&mut line)
+                .map_err(|error| DemoError::Session(format!("reading from the server: {error}")))?;
+            if read == 0 {
+                return Err(DemoError::Session(
+                    "the server closed its output".to_string(),
+                ));
+            }
+            if !line.trim().is_empty() {
+                break;
+            }
+        }
+        serde_json::from_str(&line)
+            .map_err(|error| DemoError::Session(format!("the server sent invalid JSON: {error}")))
+    }
+
+    /// Ends the session the way a client does: closing the server's input, which makes it
+    /// exit; then waits for it.
+    fn stop(mut self) {
+        drop(self.input.take());
+        let _ = self.child.wait();
+    }
 }
 
 fn step(style: &Style, number: &str, title: &str) {
     human::data("");
     human::data(&style.title(&format!("{number}. {title}")));
-}
-
-async fn call(
-    client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
-    tool: &str,
-    arguments: Value,
-) -> Result<Value, rmcp::service::ServiceError> {
-    let arguments: Map<String, Value> = match arguments {
-        Value::Object(map) => map,
-        _ => Map::new(),
-    };
-    let result = client
-        .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(arguments))
-        .await?;
-    Ok(result.structured_content.unwrap_or(Value::Null))
 }
 
 fn show_decision(style: &Style, result: &Value) {

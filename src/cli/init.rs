@@ -31,15 +31,7 @@ pub fn run(root: &ConfigRoot) -> Result<(), CliError> {
 }
 
 fn create_private_dir(path: &std::path::Path) -> Result<(), CliError> {
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        // The root will hold sessions and credentials.
-        builder.mode(0o700);
-    }
-    builder.create(path).map_err(|source| CliError::CreateDir {
+    crate::files::create_private_dir_all(path).map_err(|source| CliError::CreateDir {
         path: path.to_path_buf(),
         source,
     })

@@ -34,7 +34,7 @@ pub enum CliError {
     Settings(#[from] SettingsError),
     #[error(transparent)]
     Write(#[from] crate::atomic::WriteError),
-    #[error("cannot create {}: {source}", path.display())]
+    #[error("cannot create {}", path.display())]
     CreateDir {
         path: PathBuf,
         #[source]
@@ -52,26 +52,29 @@ pub enum CliError {
     Policy(#[from] PolicyCliError),
     #[error(transparent)]
     Lookup(#[from] lookup::LookupError),
+    #[error(transparent)]
+    Target(#[from] target::TargetCliError),
+    #[error(transparent)]
+    AgentCli(#[from] agent::AgentCliError),
+    #[error(transparent)]
+    Reauth(#[from] crate::dispatch::ReauthError),
+    /// `std::env::current_exe` failed: Torii cannot name its own executable.
+    #[error("cannot find this executable")]
+    Exe(#[source] std::io::Error),
     /// A command that does not exist but that people type; the message is the correction.
     #[error("{0}")]
     Correction(&'static str),
-    /// Arguments that do not fit together or do not fit the configuration; names the argument.
-    #[error("{0}")]
-    Usage(String),
-    /// The command is well-formed but the configuration or the system refuses it.
-    #[error("{0}")]
-    Refused(String),
     #[error(transparent)]
     Lease(#[from] crate::leases::LeaseError),
     #[error(transparent)]
     Run(#[from] crate::runner::RunError),
-    #[error("cannot remove {}: {source}", path.display())]
+    #[error("cannot remove {}", path.display())]
     RemoveDir {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
-    #[error("cannot start the async runtime: {0}")]
+    #[error("cannot start the async runtime")]
     Runtime(#[source] std::io::Error),
     #[error(transparent)]
     Prompt(#[from] crate::window_process::ChildError),
@@ -86,10 +89,13 @@ pub enum CliError {
 impl CliError {
     /// 2 for a command-line mistake (as clap does), 1 for everything else.
     pub fn exit_code(&self) -> u8 {
-        match self {
-            CliError::Correction(_) | CliError::Usage(_) => 2,
-            _ => 1,
-        }
+        let usage = match self {
+            CliError::Correction(_) => true,
+            CliError::Target(error) => error.is_usage(),
+            CliError::AgentCli(error) => error.is_usage(),
+            _ => false,
+        };
+        if usage { 2 } else { 1 }
     }
 }
 
@@ -121,7 +127,7 @@ fn doctor(root: &ConfigRoot) -> Result<(), CliError> {
     use crate::doctor::{Level, Subject, examine, render};
     let exe = std::env::current_exe()
         .and_then(std::fs::canonicalize)
-        .map_err(|error| CliError::Refused(format!("cannot find this executable: {error}")))?;
+        .map_err(CliError::Exe)?;
     let findings = examine(&Subject { exe: &exe, root });
     for line in render(&findings) {
         crate::human::data(&line);
@@ -181,4 +187,66 @@ fn self_upgrade(check: bool) -> Result<(), CliError> {
         exe.display()
     ));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::CliError;
+    use super::agent::AgentCliError;
+    use super::target::TargetCliError;
+
+    /// The typed errors that replaced `Usage(String)` and `Refused(String)` keep their exit
+    /// codes: 2 for a command-line mistake, 1 for a refusal of a well-formed command.
+    #[test]
+    fn typed_cli_errors_keep_usage_and_refusal_exit_codes() {
+        let usage: [CliError; 4] = [
+            TargetCliError::UnknownTool { tool: "x".into() }.into(),
+            TargetCliError::ForceRequired {
+                alias: "dev".into(),
+                dir: PathBuf::from("/r/targets/dev"),
+            }
+            .into(),
+            TargetCliError::InvalidAlias {
+                reason: "empty".into(),
+            }
+            .into(),
+            AgentCliError::UnknownAgent {
+                name: "nano".into(),
+            }
+            .into(),
+        ];
+        for error in usage {
+            assert_eq!(error.exit_code(), 2, "{error}");
+        }
+        let refused: [CliError; 4] = [
+            TargetCliError::DirectoryExists {
+                dir: PathBuf::from("/r/targets/dev"),
+            }
+            .into(),
+            AgentCliError::PiNeedsYes.into(),
+            AgentCliError::Declined.into(),
+            CliError::Exe(std::io::Error::other("gone")),
+        ];
+        for error in refused {
+            assert_eq!(error.exit_code(), 1, "{error}");
+        }
+    }
+
+    #[test]
+    fn a_flag_the_registry_refuses_is_named_before_the_registry_message() {
+        let error = CliError::from(TargetCliError::InvalidFlag {
+            flag: "--context",
+            source: crate::registry::RegistryError::Invalid {
+                path: PathBuf::from("/r/target.yaml"),
+                field: "context".into(),
+                message: "must be a single line".into(),
+            },
+        });
+        assert_eq!(
+            crate::errors::chain(&error),
+            "--context: /r/target.yaml: field `context`: must be a single line"
+        );
+    }
 }

@@ -36,7 +36,7 @@ pub enum PolicyCliError {
     },
     #[error("rules file not found: {}; pass --create to start one", path.display())]
     Missing { path: PathBuf },
-    #[error("cannot run the editor {}: {source}", program.display())]
+    #[error("cannot run the editor {}", program.display())]
     Launch {
         program: PathBuf,
         #[source]
@@ -63,7 +63,7 @@ pub enum PolicyCliError {
         live.display(), draft.display()
     )]
     ChangedMeanwhile { live: PathBuf, draft: PathBuf },
-    #[error("cannot {action} the draft {}: {source}", path.display())]
+    #[error("cannot {action} the draft {}", path.display())]
     Draft {
         action: &'static str,
         path: PathBuf,
@@ -168,7 +168,10 @@ fn show(provider: &Provider, target: Option<&Target>) -> Result<(), CliError> {
         ));
     }
     for failure in jasper::check_examples(&compiled, &rules.examples) {
-        crate::human::progress(&format!("warning: {failure}"));
+        crate::human::progress(&format!(
+            "warning: {}: {failure}",
+            jasper::yaml::located(effective.path.display(), failure.example.position)
+        ));
     }
     Ok(())
 }
@@ -450,7 +453,7 @@ fn check_all(provider: &Provider, target: Option<&Target>, json: bool) -> Result
                 serde_json::json!({
                     "expected": failure.expected.key(),
                     "index": failure.index,
-                    "line": failure.example.line,
+                    "line": failure.example.position.map(|at| at.line),
                     "args": failure.example.args,
                     "decision": word,
                     "source": source,
@@ -466,7 +469,10 @@ fn check_all(provider: &Provider, target: Option<&Target>, json: bool) -> Result
         crate::human::data(&value.to_string());
     } else {
         for failure in &failures {
-            crate::human::data(&format!("FAIL {failure}"));
+            crate::human::data(&format!(
+                "FAIL {}: {failure}",
+                jasper::yaml::located(effective.path.display(), failure.example.position)
+            ));
         }
         crate::human::data(&format!(
             "{} examples, {} failed: {}",

@@ -37,7 +37,7 @@ fn list(root: &ConfigRoot) -> Result<(), CliError> {
             None => ("local".to_string(), "local".to_string()),
             Some(Ok(lock)) => (lock.package_version, lock.origin.describe()),
             Some(Err(error)) => {
-                crate::human::progress(&format!("warning: {error}"));
+                crate::human::progress(&format!("warning: {}", crate::errors::chain(&error)));
                 ("?".to_string(), "invalid lock".to_string())
             }
         };

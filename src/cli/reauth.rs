@@ -13,7 +13,7 @@ pub fn run(tool: &str, target: Option<&str>, root: &ConfigRoot) -> Result<(), Cl
         .map_err(CliError::Runtime)?;
     runtime
         .block_on(dispatcher.reauth(tool, target))
-        .map_err(|error| CliError::Refused(crate::errors::chain(&error)))?;
+        .map_err(CliError::Reauth)?;
     crate::human::progress(&format!("session of `{tool}` renewed and validated"));
     Ok(())
 }

@@ -6,7 +6,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use crate::auth::{CollectRequest, Collected, Collector, Validator};
+use crate::auth::{CollectRequest, Collected, Collector};
 use crate::prompt::{
     self, AuthAnswer, AuthRequest, Availability, FieldSpec, Question, ValidatorSpec,
 };
@@ -43,18 +43,18 @@ impl Human {
         self.scripted() || self.availability == Availability::Window
     }
 
-    /// Why no human can be asked, worded for the agent (for audit: a static label).
+    /// Why no human can be asked, worded for the agent (see
+    /// [`Availability::unavailable_reason`]), and a static label for the audit.
     pub fn unavailable(&self) -> (&'static str, &'static str) {
-        match self.availability {
-            Availability::Headless => (
-                "no human can be asked (headless: TORII_NO_GUI is set)",
-                "headless",
-            ),
-            Availability::NoGuiBuild => {
-                ("this build of Torii has no approval windows", "no-window")
-            }
-            Availability::Window => ("the approval window could not be shown", "no-window"),
-        }
+        let reason = self
+            .availability
+            .unavailable_reason()
+            .unwrap_or("the approval window could not be shown");
+        let label = match self.availability {
+            Availability::Headless => "headless",
+            Availability::NoGuiBuild | Availability::Window => "no-window",
+        };
+        (reason, label)
     }
 
     /// Asks `question`; any failure of the window is `Err` and means no.
@@ -110,19 +110,6 @@ pub(super) fn auth_request(request: &CollectRequest) -> AuthRequest {
         tool: request.tool.clone(),
         scope: request.scope.clone(),
         fields: request.fields.iter().map(FieldSpec::from).collect(),
-        validator: request.validator.as_ref().map(validator_spec),
-    }
-}
-
-fn validator_spec(validator: &Validator) -> ValidatorSpec {
-    ValidatorSpec {
-        program: validator.program.clone(),
-        args: validator.args.clone(),
-        base_env: validator.base_env.clone(),
-        inject: validator.inject.clone(),
-        removed_env: validator.removed_env.clone(),
-        confine_root: validator.confinement.root().to_path_buf(),
-        confine_programs: validator.confinement.programs().to_vec(),
-        confinement: validator.confinement.mode(),
+        validator: request.validator.as_ref().map(ValidatorSpec::from),
     }
 }

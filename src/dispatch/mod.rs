@@ -38,7 +38,7 @@ pub(crate) use outcome::relative_to_root;
 use outcome::{Allowed, AllowedBy};
 pub use outcome::{CallOutcome, DecisionView, Source, Verdict};
 pub use policy::PolicyCache;
-pub use policy_view::{PolicyView, PolicyViewError};
+pub use policy_view::{PolicyAnswer, PolicyFailure, PolicyView, PolicyViewError};
 pub use session::ReauthError;
 use stop::{CallError, Step, Stop, blocking};
 

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::runner::Execution;
@@ -11,7 +12,7 @@ use crate::runner::Execution;
 use super::stop::Stop;
 
 /// Whether the call crossed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     Allow,
@@ -19,7 +20,7 @@ pub enum Verdict {
 }
 
 /// Who decided. The book's closed list of sources.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Source {
     Rules,
@@ -45,7 +46,7 @@ impl Source {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct DecisionView {
     pub result: Verdict,
     pub source: Source,
@@ -98,7 +99,7 @@ impl Allowed {
 }
 
 /// The result of one tool call.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct CallOutcome {
     /// The provider's MCP tool.
     pub provider: String,

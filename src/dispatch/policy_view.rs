@@ -4,6 +4,7 @@
 //! shared one), and nothing else: no environment, credentials, caches, grants or leases, and it
 //! changes no state. It works for inactive aliases too.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -11,7 +12,7 @@ use super::envelope::EnvelopeError;
 use super::{Dispatcher, Refusal};
 
 /// The answer to `torii_policy`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct PolicyView {
     pub provider: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -29,16 +30,33 @@ wins. Rules match whole leading tokens (`s3 ls` matches [\"s3\", \"ls\", ...], n
 [\"s3api\", ...]); rules written /like this/ are regular expressions over the arguments joined \
 by spaces.";
 
+/// A policy that could not be read (the file is missing or broken), as `torii_policy` reports
+/// it: a tool error that names only the provider, the target and what failed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct PolicyFailure {
+    pub provider: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    pub error: String,
+}
+
+/// Everything `torii_policy` can answer, for its output schema: a view, or a failure (which a
+/// strict client checks against the schema too).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(untagged)]
+// MCP clients want an object at the root of an output schema: both variants are.
+#[schemars(extend("type" = "object"))]
+pub enum PolicyAnswer {
+    View(PolicyView),
+    Failed(PolicyFailure),
+}
+
 /// A policy view request refused, or a policy that could not be read.
 #[derive(Debug)]
 pub enum PolicyViewError {
     Refused(Refusal),
-    /// The policy file is missing or broken: reported as a tool error.
-    Failed {
-        provider: String,
-        target: Option<String>,
-        error: String,
-    },
+    /// Reported as a tool error.
+    Failed(PolicyFailure),
 }
 
 fn refuse(message: String) -> PolicyViewError {
@@ -79,7 +97,7 @@ impl Dispatcher {
                             provider.targets().keys().map(String::as_str).collect();
                         return Err(refuse(format!(
                             "unknown target `{}`; configured targets: {}",
-                            alias.chars().take(64).collect::<String>(),
+                            super::envelope::clip(alias),
                             if aliases.is_empty() {
                                 "none".to_string()
                             } else {
@@ -100,10 +118,15 @@ impl Dispatcher {
             .policies
             .load(provider, target)
             .await
-            .map_err(|error| PolicyViewError::Failed {
-                provider: provider.tool().to_string(),
-                target: target.map(|target| target.alias().to_string()),
-                error: super::outcome::relative_to_root(&error.to_string(), &self.root),
+            .map_err(|error| {
+                PolicyViewError::Failed(PolicyFailure {
+                    provider: provider.tool().to_string(),
+                    target: target.map(|target| target.alias().to_string()),
+                    error: super::outcome::relative_to_root(
+                        &crate::errors::chain(&error),
+                        &self.root,
+                    ),
+                })
             })?;
         Ok(PolicyView {
             provider: provider.tool().to_string(),

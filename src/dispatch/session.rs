@@ -53,7 +53,7 @@ impl Dispatcher {
                     set,
                     removed: provider.config().auth.removed_env.clone(),
                 })
-                .map_err(|error| error.to_string()),
+                .map_err(|error| crate::errors::chain(&error)),
             Binding::Bound(target) => match provider.config().targeting_mode() {
                 Some(TargetingMode::KubectlContext) => {
                     self.preflight(provider, target, scope, now).await
@@ -107,7 +107,7 @@ impl Dispatcher {
             let (removed, binding_env) = binding::target_env(provider, identity, target);
             let mut base = read_env(&identity.env_file_path())
                 .await
-                .map_err(|error| error.to_string())?;
+                .map_err(|error| crate::errors::chain(&error))?;
             base.extend(binding_env.iter().cloned());
             let session = self
                 .authenticator
@@ -123,7 +123,7 @@ impl Dispatcher {
                     &self.audit,
                 )
                 .await
-                .map_err(|error| error.to_string())?;
+                .map_err(|error| crate::errors::chain(&error))?;
             if let Some(expect) = &target.config().identity.expect {
                 let mut probe_env = base.clone();
                 probe_env.extend(session.iter().cloned());
@@ -138,7 +138,7 @@ impl Dispatcher {
                     now,
                 )
                 .await
-                .map_err(|error| error.to_string())?;
+                .map_err(|error| crate::errors::chain(&error))?;
             }
             let mut set = base;
             set.extend(session);
@@ -181,7 +181,7 @@ impl Dispatcher {
                 &self.audit,
             )
             .await
-            .map_err(|error| error.to_string())?;
+            .map_err(|error| crate::errors::chain(&error))?;
         if let Some(expect) = &target.config().identity.expect {
             let mut probe_env = base;
             probe_env.extend(session.iter().cloned());
@@ -201,7 +201,7 @@ impl Dispatcher {
                 now,
             )
             .await
-            .map_err(|error| error.to_string())?;
+            .map_err(|error| crate::errors::chain(&error))?;
         }
         let mut set = binding_env;
         set.extend(session);
@@ -295,14 +295,14 @@ impl Dispatcher {
                 let (removed, binding_env) = binding::target_env(provider, identity, target);
                 let mut base = read_env(&identity.env_file_path())
                     .await
-                    .map_err(|error| ReauthError::Environment(error.to_string()))?;
+                    .map_err(|error| ReauthError::Environment(crate::errors::chain(&error)))?;
                 base.extend(binding_env);
                 (identity, base, removed)
             }
             (None, _) => {
                 let base = read_env(&provider.env_file_path())
                     .await
-                    .map_err(|error| ReauthError::Environment(error.to_string()))?;
+                    .map_err(|error| ReauthError::Environment(crate::errors::chain(&error)))?;
                 (provider, base, provider.config().auth.removed_env.clone())
             }
         };

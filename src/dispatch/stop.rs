@@ -45,8 +45,9 @@ pub(super) enum CallError {
          endpoint. Remove it and call again with the same target."
     )]
     Locked { flag: String },
-    #[error(transparent)]
-    Policy(#[from] PolicyFileError),
+    /// The whole chain: the agent reads this text, and the cause is the useful part.
+    #[error("{}", crate::errors::chain(.0))]
+    Policy(PolicyFileError),
     /// A `.env` file could not be read; the text names the file, never its content.
     #[error("{0}")]
     Environment(String),
@@ -69,6 +70,12 @@ pub(super) enum CallError {
     Interrupted { what: &'static str },
 }
 
+impl From<PolicyFileError> for CallError {
+    fn from(error: PolicyFileError) -> Self {
+        CallError::Policy(error)
+    }
+}
+
 /// Runs file I/O off the async workers. Torii never cancels these tasks, so the only error is
 /// a panic in `work` or a runtime shutting down: the call fails (closed) naming `what`.
 pub(super) async fn blocking<T: Send + 'static>(
@@ -78,4 +85,25 @@ pub(super) async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(work)
         .await
         .map_err(|_| CallError::Interrupted { what })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CallError;
+
+    /// The agent reads `to_string()`: a broken policy keeps its position and its reason, which
+    /// `PolicyFileError` holds as a source rather than in its own message.
+    #[test]
+    fn a_broken_policy_reaches_the_agent_with_its_cause() {
+        let error = crate::policy::compile(
+            std::path::Path::new("providers/cli/rules.yaml"),
+            "deny:\n  - \"/(/\"\n",
+            &jasper::PolicySettings::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            CallError::from(error).to_string(),
+            "providers/cli/rules.yaml:2:5: deny[0]: invalid regex \"/(/\": unclosed group"
+        );
+    }
 }

@@ -3,13 +3,15 @@
 
 use std::path::PathBuf;
 
+use jasper::yaml::{Position, located};
+
 use crate::atomic::WriteError;
 use crate::registry::RegistryError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum LeaseError {
     /// The state file exists but could not be read.
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}", path.display())]
     Read {
         path: PathBuf,
         #[source]
@@ -18,16 +20,14 @@ pub enum LeaseError {
 
     /// The state file is not a valid version 1 lease state.
     #[error(
-        "{}{}: invalid lease state: {message}; every target-aware call of `{tool}` is refused \
+        "{}: invalid lease state: {message}; every target-aware call of `{tool}` is refused \
          until `torii target clear {tool}` rewrites it",
-        path.display(),
-        position(*line, *column)
+        located(path.display(), *position)
     )]
     Corrupt {
         path: PathBuf,
         tool: String,
-        line: Option<u64>,
-        column: Option<u64>,
+        position: Option<Position>,
         message: String,
     },
 
@@ -36,7 +36,7 @@ pub enum LeaseError {
     Write(#[from] WriteError),
 
     /// The lock file could not be opened or locked.
-    #[error("cannot lock {}: {source}", path.display())]
+    #[error("cannot lock {}", path.display())]
     Lock {
         path: PathBuf,
         #[source]
@@ -82,13 +82,4 @@ pub enum LeaseError {
     /// The system clock reads before 1970, so no expiry can be trusted.
     #[error("the system clock is set before 1970; lease expiry cannot be checked")]
     Clock,
-}
-
-/// `:line:column`, or as much of it as is known.
-fn position(line: Option<u64>, column: Option<u64>) -> String {
-    match (line, column) {
-        (Some(line), Some(column)) => format!(":{line}:{column}"),
-        (Some(line), None) => format!(":{line}"),
-        _ => String::new(),
-    }
 }

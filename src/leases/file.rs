@@ -29,16 +29,14 @@ pub(super) const MAX_FILE_BYTES: u64 = 1024 * 1024;
 /// Why a state file was refused, with the position when the YAML decoder knows it.
 #[derive(Debug)]
 pub(super) struct Problem {
-    pub line: Option<u64>,
-    pub column: Option<u64>,
+    pub position: Option<jasper::yaml::Position>,
     pub message: String,
 }
 
 impl Problem {
     fn at(field: String, message: impl std::fmt::Display) -> Self {
         Self {
-            line: None,
-            column: None,
+            position: None,
             message: format!("field `{field}`: {message}"),
         }
     }
@@ -47,8 +45,7 @@ impl Problem {
 impl From<jasper::yaml::YamlError> for Problem {
     fn from(error: jasper::yaml::YamlError) -> Self {
         Self {
-            line: error.line,
-            column: error.column,
+            position: error.position,
             message: error.message,
         }
     }
@@ -104,7 +101,9 @@ pub(super) fn decode(text: &str) -> Result<(u64, Vec<LeaseEntry>), Problem> {
                 format!("{:?} has more than one entry", entry.alias),
             ));
         }
-        if !is_sha256_hex(&entry.binding_sha256) {
+        let digest = &entry.binding_sha256;
+        let lowercase = !digest.bytes().any(|byte| byte.is_ascii_uppercase());
+        if !(crate::digest::is_sha256_hex(digest) && lowercase) {
             return Err(Problem::at(
                 field("binding_sha256"),
                 "must be 64 lowercase hexadecimal digits",
@@ -137,13 +136,6 @@ pub(super) fn encode(revision: u64, entries: &[LeaseEntry]) -> String {
         ));
     }
     text
-}
-
-fn is_sha256_hex(value: &str) -> bool {
-    value.len() == 64
-        && value
-            .bytes()
-            .all(|byte| byte.is_ascii_digit() || (b'a'..=b'f').contains(&byte))
 }
 
 #[cfg(test)]

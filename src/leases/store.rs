@@ -160,8 +160,7 @@ impl LeaseStore {
             Ok(None) => return Ok(None),
             Err(error) if error.kind() == ErrorKind::FileTooLarge => {
                 return Err(self.corrupt(file::Problem {
-                    line: None,
-                    column: None,
+                    position: None,
                     message: error.to_string(),
                 }));
             }
@@ -174,8 +173,7 @@ impl LeaseStore {
         };
         String::from_utf8(bytes).map(Some).map_err(|error| {
             self.corrupt(file::Problem {
-                line: None,
-                column: None,
+                position: None,
                 message: format!("not valid UTF-8: {}", error.utf8_error()),
             })
         })
@@ -185,8 +183,7 @@ impl LeaseStore {
         LeaseError::Corrupt {
             path: self.state_path.clone(),
             tool: self.tool.clone(),
-            line: problem.line,
-            column: problem.column,
+            position: problem.position,
             message: problem.message,
         }
     }

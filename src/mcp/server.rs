@@ -141,17 +141,7 @@ impl ServerHandler for ToriiServer {
             return match self.dispatcher.policy_view(arguments).await {
                 Ok(view) => result(&view, false),
                 Err(PolicyViewError::Refused(refusal)) => Err(invalid_params(&refusal)),
-                Err(PolicyViewError::Failed {
-                    provider,
-                    target,
-                    error,
-                }) => {
-                    let mut failure = serde_json::json!({ "provider": provider, "error": error });
-                    if let Some(target) = target {
-                        failure["target"] = target.into();
-                    }
-                    result(&failure, true)
-                }
+                Err(PolicyViewError::Failed(failure)) => result(&failure, true),
             }
             .map(CallToolResponse::from);
         }

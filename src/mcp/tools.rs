@@ -1,12 +1,16 @@
 //! The tools Torii publishes: one per provider, plus the read-only `torii_policy`. Their
-//! input schemas are exactly the book's; the output schema describes the call result.
+//! input schemas are exactly the book's; their output schemas are derived from the result
+//! types (`CallOutcome`, `PolicyAnswer`), so they cannot drift from what is sent.
 
 use std::sync::Arc;
 
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use schemars::generate::SchemaSettings;
+use schemars::transform::RecursiveTransform;
+use schemars::{JsonSchema, Schema};
 use serde_json::{Value, json};
 
-use crate::dispatch::{Dispatcher, Shape};
+use crate::dispatch::{CallOutcome, Dispatcher, PolicyAnswer, Shape};
 use crate::registry::Registry;
 
 /// The fixed, read-only policy query tool.
@@ -54,42 +58,56 @@ pub fn input_schema(shape: &Shape) -> Arc<JsonObject> {
     }
 }
 
+/// The output schema of a tool whose results are `T`s, derived from `T` itself: exactly what
+/// `T` serializes to. Every part is inline and there is no `$schema` keyword, so any client's
+/// validator compiles it (the TypeScript SDK's is draft-07 Ajv); see [`publishable`] for what
+/// else is left out.
+fn output_schema<T: JsonSchema>() -> Arc<JsonObject> {
+    let mut settings = SchemaSettings::draft2020_12().for_serialize();
+    settings.inline_subschemas = true;
+    settings.meta_schema = None;
+    let schema = settings
+        .with_transform(RecursiveTransform(publishable))
+        .into_generator()
+        .into_root_schema_for::<T>();
+    object(schema.to_value())
+}
+
+/// One part of a derived schema as it is published: without titles and descriptions (the Rust
+/// documentation), without the integer formats schemars adds (`int32`, `uint`: not JSON
+/// Schema's), and with an optional property absent rather than `null`. Every optional field of
+/// a result is skipped when it has no value (`skip_serializing_if`), and schemars marks a
+/// field that is always written as required, so a property it leaves optional is never null.
+fn publishable(schema: &mut Schema) {
+    schema.remove("title");
+    schema.remove("description");
+    if schema.get("type") == Some(&json!("integer")) {
+        schema.remove("format");
+    }
+    let required: Vec<Value> = match schema.get("required") {
+        Some(Value::Array(required)) => required.clone(),
+        _ => Vec::new(),
+    };
+    let Some(Value::Object(properties)) = schema.get_mut("properties") else {
+        return;
+    };
+    for (name, property) in properties {
+        if required.contains(&Value::from(name.as_str())) {
+            continue;
+        }
+        if let Some(Value::Array(types)) = property.get_mut("type") {
+            types.retain(|kind| kind != "null");
+            if let [only] = types.as_slice() {
+                let only = only.clone();
+                property["type"] = only;
+            }
+        }
+    }
+}
+
 /// The structured result of a provider call.
 pub fn call_output_schema() -> Arc<JsonObject> {
-    object(json!({
-        "type": "object",
-        "required": ["provider"],
-        "properties": {
-            "provider": { "type": "string" },
-            "target": { "type": "string" },
-            "decision": {
-                "type": "object",
-                "required": ["result", "source"],
-                "properties": {
-                    "result": { "type": "string", "enum": ["allow", "deny"] },
-                    "source": {
-                        "type": "string",
-                        "enum": ["rules", "grant", "human-once", "human-grant", "human-deny",
-                                 "explicit-deny", "forbidden-arg"]
-                    },
-                    "rule": { "type": "string" }
-                }
-            },
-            "execution": {
-                "type": "object",
-                "required": ["exit_code", "stdout", "stderr", "truncated"],
-                "properties": {
-                    "exit_code": { "type": "integer" },
-                    "stdout": { "type": "string" },
-                    "stderr": { "type": "string" },
-                    "truncated": { "type": "boolean" },
-                    "timed_out": { "type": "boolean" }
-                }
-            },
-            "message": { "type": "string" },
-            "error": { "type": "string" }
-        }
-    }))
+    output_schema::<CallOutcome>()
 }
 
 fn policy_input_schema(registry: &Registry) -> Arc<JsonObject> {
@@ -109,24 +127,10 @@ fn policy_input_schema(registry: &Registry) -> Arc<JsonObject> {
     }))
 }
 
+/// A view or, when `rules.yaml` is missing or invalid, a failure with `provider`, `target`
+/// and `error`: strict clients reject a result that does not match.
 fn policy_output_schema() -> Arc<JsonObject> {
-    let rules = json!({ "type": "array", "items": { "type": "string" } });
-    object(json!({
-        "type": "object",
-        // A failure (`rules.yaml` missing or invalid) carries only `provider`, `target` and
-        // `error`, and must match this schema too: strict clients reject a result that does not.
-        "required": ["provider"],
-        "properties": {
-            "provider": { "type": "string" },
-            "target": { "type": "string" },
-            "accept": rules,
-            "deny": rules,
-            "minimum_accept_tokens": { "type": "integer" },
-            "ignored_accept": rules,
-            "unmatched": { "type": "string" },
-            "error": { "type": "string" }
-        }
-    }))
+    output_schema::<PolicyAnswer>()
 }
 
 /// Every tool, built once at startup: the registry does not change while the server runs.
@@ -159,4 +163,92 @@ pub fn all_tools(registry: &Registry) -> Vec<Tool> {
         .with_annotations(annotations),
     );
     tools
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dispatch::{DecisionView, PolicyFailure, PolicyView, Source};
+    use crate::runner::Execution;
+
+    fn matches(schema: &JsonObject, value: &impl serde::Serialize) -> bool {
+        let schema = Value::Object(schema.clone());
+        let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+        validator.is_valid(&serde_json::to_value(value).unwrap())
+    }
+
+    #[test]
+    fn the_call_schema_is_the_outcome_type() {
+        let schema = call_output_schema();
+        assert_eq!(schema["type"], "object");
+        assert_eq!(schema["required"], json!(["provider"]));
+        let text = Value::Object((*schema).clone()).to_string();
+        for absent in [
+            "$schema",
+            "$ref",
+            "$defs",
+            "null",
+            "title",
+            "description",
+            "format",
+        ] {
+            assert!(!text.contains(absent), "{absent}: {text}");
+        }
+        let sources = &schema["properties"]["decision"]["properties"]["source"]["enum"];
+        assert_eq!(
+            sources,
+            &json!([
+                "rules",
+                "grant",
+                "human-once",
+                "human-grant",
+                "human-deny",
+                "explicit-deny",
+                "forbidden-arg"
+            ])
+        );
+        let mut outcome = CallOutcome::new("aws", Some("dev"));
+        assert!(matches(&schema, &outcome));
+        outcome.decision = Some(DecisionView::deny(Source::HumanDeny, None));
+        outcome.execution = Some(Execution {
+            exit_code: -1,
+            stdout: "out".into(),
+            stderr: String::new(),
+            truncated: true,
+            timed_out: true,
+        });
+        outcome.message = Some("denied".into());
+        assert!(matches(&schema, &outcome));
+        assert!(!matches(
+            &schema,
+            &json!({"provider": "aws", "target": null})
+        ));
+        assert!(!matches(
+            &schema,
+            &json!({"provider": "aws", "decision": {"result": "maybe", "source": "rules"}})
+        ));
+    }
+
+    #[test]
+    fn the_policy_schema_is_a_view_or_a_failure() {
+        let schema = policy_output_schema();
+        assert_eq!(schema["type"], "object");
+        let view = PolicyView {
+            provider: "kubectl".into(),
+            target: None,
+            accept: vec!["get pods".into()],
+            deny: vec![],
+            minimum_accept_tokens: 1,
+            ignored_accept: vec![],
+            unmatched: "default deny".into(),
+        };
+        assert!(matches(&schema, &view));
+        let failure = PolicyFailure {
+            provider: "kubectl".into(),
+            target: Some("dev".into()),
+            error: "rules file not found".into(),
+        };
+        assert!(matches(&schema, &failure));
+        assert!(!matches(&schema, &json!({"provider": "kubectl"})));
+    }
 }

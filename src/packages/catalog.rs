@@ -156,7 +156,7 @@ impl Catalog {
     pub fn fetch_artefact(&self, entry: &Entry) -> Result<(Location, Vec<u8>), PackageError> {
         let location = self.location.resolve(&entry.source)?;
         let bytes = location.fetch(MAX_ARTEFACT_BYTES)?;
-        let actual = super::fs::sha256_hex(&bytes);
+        let actual = crate::digest::sha256_hex(&bytes);
         if actual != entry.sha256 {
             return Err(PackageError::DigestMismatch {
                 location: location.describe(),
@@ -176,8 +176,7 @@ pub fn parse_index(location: &str, bytes: &[u8]) -> Result<Vec<Entry>, PackageEr
     })?;
     let index: Index = jasper::yaml::from_str(text).map_err(|error| PackageError::Yaml {
         location: location.to_string(),
-        line: error.line,
-        column: error.column,
+        position: error.position,
         message: error.message,
     })?;
     let mut names = BTreeSet::new();
@@ -197,7 +196,7 @@ pub fn parse_index(location: &str, bytes: &[u8]) -> Result<Vec<Entry>, PackageEr
         if entry.source.trim().is_empty() {
             return Err(field("source", "must not be empty".into()));
         }
-        if entry.sha256.len() != 64 || !entry.sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+        if !crate::digest::is_sha256_hex(&entry.sha256) {
             return Err(field("sha256", "must be 64 hexadecimal digits".into()));
         }
         entry.sha256.make_ascii_lowercase();

@@ -4,6 +4,8 @@
 
 use std::path::PathBuf;
 
+use jasper::yaml::{Position, located};
+
 use crate::atomic::WriteError;
 use crate::policy::PolicyFileError;
 use crate::registry::RegistryError;
@@ -28,14 +30,14 @@ pub enum PackageError {
     #[error("{location}: larger than {limit} bytes")]
     TooLarge { location: String, limit: u64 },
 
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}", path.display())]
     Read {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
 
-    #[error("cannot write {}: {source}", path.display())]
+    #[error("cannot write {}", path.display())]
     Write {
         path: PathBuf,
         #[source]
@@ -49,11 +51,10 @@ pub enum PackageError {
     #[error("{location}: {reason}")]
     Archive { location: String, reason: String },
 
-    #[error("{location}{}: {message}", position(*line, *column))]
+    #[error("{}: {message}", located(location, *position))]
     Yaml {
         location: String,
-        line: Option<u64>,
-        column: Option<u64>,
+        position: Option<Position>,
         message: String,
     },
 
@@ -156,14 +157,5 @@ impl PackageError {
             path: path.into(),
             source,
         }
-    }
-}
-
-/// `:line:column`, or as much as is known.
-fn position(line: Option<u64>, column: Option<u64>) -> String {
-    match (line, column) {
-        (Some(line), Some(column)) => format!(":{line}:{column}"),
-        (Some(line), None) => format!(":{line}"),
-        _ => String::new(),
     }
 }

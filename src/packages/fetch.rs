@@ -11,8 +11,8 @@ use std::time::Duration;
 use reqwest::Url;
 
 use super::PackageError;
-use super::fs::{CappedReadError, read_capped};
 use crate::errors::chain;
+use crate::files::{CappedReadError, read_capped};
 
 /// Names a PEM file of extra trusted root certificates for catalog and package downloads.
 pub const EXTRA_CA_ENV: &str = "TORII_EXTRA_CA_FILE";
@@ -113,6 +113,10 @@ pub fn read_local(path: &Path, limit: u64) -> Result<Vec<u8>, PackageError> {
 }
 
 fn client() -> Result<reqwest::blocking::Client, String> {
+    // reqwest is built without a crypto provider (its default, aws-lc-rs, is C built with
+    // cmake): rustls's ring provider is the process default. Once installed, it stays; an
+    // error only says one already is.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let mut builder = reqwest::blocking::Client::builder()
         .https_only(true)
         .redirect(reqwest::redirect::Policy::limited(5))

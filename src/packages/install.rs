@@ -90,7 +90,7 @@ fn refuse_duplicates(root: &ConfigRoot, staged: &Staged) -> Result<(), PackageEr
 fn build(dir: &std::path::Path, staged: &Staged) -> Result<(), PackageError> {
     let write = |path: &std::path::Path, bytes: &[u8]| {
         if let Some(parent) = path.parent() {
-            fs::create_private_dir_all(parent)
+            crate::files::create_private_dir_all(parent)
                 .map_err(|error| PackageError::write(parent, error))?;
         }
         fs::write_new_private(path, bytes).map_err(|error| PackageError::write(path, error))

@@ -5,7 +5,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::fs::create_private_dir_all;
+use crate::files::create_private_dir_all;
 
 /// Entries (files and directories) in one package.
 pub const MAX_ENTRIES: usize = 1_000;

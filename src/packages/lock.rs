@@ -107,8 +107,7 @@ impl Lock {
     pub fn parse(location: &str, text: &str) -> Result<Lock, PackageError> {
         let raw: RawLock = jasper::yaml::from_str(text).map_err(|error| PackageError::Yaml {
             location: location.to_string(),
-            line: error.line,
-            column: error.column,
+            position: error.position,
             message: error.message,
         })?;
         let field = |field: &str, message: String| PackageError::Field {
@@ -117,7 +116,7 @@ impl Lock {
             message,
         };
         registry::check_name(&raw.name).map_err(|message| field("name", message))?;
-        if raw.sha256.len() != 64 || !raw.sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+        if !crate::digest::is_sha256_hex(&raw.sha256) {
             return Err(field("sha256", "must be 64 hexadecimal digits".into()));
         }
         match (raw.origin.kind, &raw.origin.catalog) {

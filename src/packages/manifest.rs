@@ -237,7 +237,8 @@ fn check_setup_rules(
     let failures = jasper::check_examples(&policy, &rules.examples);
     if let Some(first) = failures.first() {
         return Err(PackageError::Content {
-            location: location.to_string(),
+            // The position is the first failing example's.
+            location: jasper::yaml::located(location, first.example.position).to_string(),
             message: format!(
                 "{} of {} examples fail, first: {first}",
                 failures.len(),
@@ -304,8 +305,7 @@ fn decode<T: serde::de::DeserializeOwned>(location: &str, bytes: &[u8]) -> Resul
     let text = utf8(location, bytes)?;
     jasper::yaml::from_str(text).map_err(|error| PackageError::Yaml {
         location: location.to_string(),
-        line: error.line,
-        column: error.column,
+        position: error.position,
         message: error.message,
     })
 }

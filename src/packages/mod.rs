@@ -62,7 +62,8 @@ pub fn read_lock(provider_dir: &Path) -> Option<Result<lock::Lock, PackageError>
 /// A fresh hidden staging directory inside `<root>/providers/` (same file system, so the final
 /// rename is atomic; hidden, so the registry never loads it). Removed when dropped.
 fn staging_dir(providers: &Path) -> Result<tempfile::TempDir, PackageError> {
-    fs::create_private_dir_all(providers).map_err(|error| PackageError::write(providers, error))?;
+    crate::files::create_private_dir_all(providers)
+        .map_err(|error| PackageError::write(providers, error))?;
     tempfile::Builder::new()
         .prefix(".torii-staging-")
         .tempdir_in(providers)
@@ -80,7 +81,7 @@ fn now() -> u64 {
 /// Writes `.torii-package/` for a staged package into the new directory `dir`.
 fn write_package_dir(dir: &Path, staged: &source::Staged) -> Result<(), PackageError> {
     let create = |path: &Path| {
-        fs::create_private_dir_all(path).map_err(|error| PackageError::write(path, error))
+        crate::files::create_private_dir_all(path).map_err(|error| PackageError::write(path, error))
     };
     let write = |path: &Path, bytes: &[u8]| {
         fs::write_new_private(path, bytes).map_err(|error| PackageError::write(path, error))

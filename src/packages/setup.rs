@@ -68,7 +68,9 @@ pub fn setup(provider: &Provider, name: &str) -> Result<Applied, PackageError> {
     let failures = jasper::check_examples(&policy, &rules.examples);
     if let Some(first) = failures.first() {
         return Err(PackageError::Content {
-            location: setup_path.display().to_string(),
+            // The position is the first failing example's.
+            location: jasper::yaml::located(setup_path.display(), first.example.position)
+                .to_string(),
             message: format!(
                 "{} of {} examples fail with this provider's settings, first: {first}",
                 failures.len(),

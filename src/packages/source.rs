@@ -12,11 +12,11 @@ use reqwest::Url;
 use super::PackageError;
 use super::catalog::{self, Catalog, Location};
 use super::fetch::{download, https_url, read_local};
-use super::fs::sha256_hex;
 use super::limits::MAX_ARTEFACT_BYTES;
 use super::lock::{Origin, OriginKind};
 use super::manifest::{MANIFEST_FILE, Package, read_package};
 use super::{archive, tree};
+use crate::digest::sha256_hex;
 use crate::registry;
 
 /// A resolved package source.
@@ -100,7 +100,7 @@ pub struct Staged {
 /// Brings `source` into the empty directory `staging` and validates the package.
 pub fn stage(source: &Source, staging: &Path) -> Result<Staged, PackageError> {
     let unpacked = staging.join("unpacked");
-    super::fs::create_private_dir_all(&unpacked)
+    crate::files::create_private_dir_all(&unpacked)
         .map_err(|error| PackageError::write(&unpacked, error))?;
     let (origin, sha256, label, expected) = match source {
         Source::Directory(dir) => {

@@ -110,11 +110,7 @@ pub fn tree_digest(dir: &Path) -> Result<String, PackageError> {
         hasher.update((bytes.len() as u64).to_be_bytes());
         hasher.update(&bytes);
     }
-    Ok(hasher
-        .finalize()
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect())
+    Ok(crate::digest::hex(&hasher.finalize()))
 }
 
 #[cfg(test)]

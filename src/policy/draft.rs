@@ -57,7 +57,7 @@ pub fn review_draft(
         Ok(compiled) => compiled,
         Err(error) => {
             return Review::Rejected {
-                reason: error.to_string(),
+                reason: crate::errors::chain(&error),
             };
         }
     };
@@ -70,8 +70,8 @@ pub fn review_draft(
             rules.examples.len()
         );
         for failure in &failures {
-            reason.push_str("\n  ");
-            reason.push_str(&failure.to_string());
+            let at = jasper::yaml::located(draft_path.display(), failure.example.position);
+            reason.push_str(&format!("\n  {at}: {failure}"));
         }
         return Review::Rejected { reason };
     }
@@ -132,11 +132,11 @@ mod tests {
     #[test]
     fn malformed_yaml_and_bad_regex_are_rejected_naming_the_draft() {
         let reason = rejected(review("", "deny: [\n"));
-        assert!(reason.starts_with("/d/rules.draft.yaml: line "), "{reason}");
+        assert!(reason.starts_with("/d/rules.draft.yaml:1:"), "{reason}");
         let reason = rejected(review("", "deny:\n  - \"/(/\"\n"));
         assert_eq!(
             reason,
-            "/d/rules.draft.yaml: line 2, column 5: deny[0]: invalid regex \"/(/\": unclosed group"
+            "/d/rules.draft.yaml:2:5: deny[0]: invalid regex \"/(/\": unclosed group"
         );
     }
 

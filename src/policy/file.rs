@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+use jasper::yaml::located;
 use jasper::{Policy, PolicyError, PolicySettings, RulesError, RulesFile};
 
 use crate::registry::{Provider, Target};
@@ -46,7 +47,7 @@ pub struct LoadedPolicy {
 pub enum PolicyFileError {
     #[error("rules file not found: {}", path.display())]
     NotFound { path: PathBuf },
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}", path.display())]
     Read {
         path: PathBuf,
         #[source]
@@ -56,13 +57,14 @@ pub enum PolicyFileError {
     TooLarge { path: PathBuf },
     #[error("{}: not valid UTF-8", path.display())]
     NotUtf8 { path: PathBuf },
-    #[error("{}: {source}", path.display())]
+    /// The message after the position is the source's (`file:line:column: deny[0]: …`).
+    #[error("{}", located(path.display(), source.position()))]
     Parse {
         path: PathBuf,
         #[source]
         source: RulesError,
     },
-    #[error("{}: {source}", path.display())]
+    #[error("{}", located(path.display(), source.position()))]
     Compile {
         path: PathBuf,
         #[source]
@@ -175,13 +177,23 @@ mod tests {
         let path = Path::new("/p/rules.yaml");
         let error = compile(path, "deny:\n  - \"/(/\"\n", &PolicySettings::default()).unwrap_err();
         assert_eq!(
-            error.to_string(),
-            "/p/rules.yaml: line 2, column 5: deny[0]: invalid regex \"/(/\": unclosed group"
+            crate::errors::chain(&error),
+            "/p/rules.yaml:2:5: deny[0]: invalid regex \"/(/\": unclosed group"
         );
         let error = compile(path, "deny: [\n", &PolicySettings::default()).unwrap_err();
-        assert!(
-            error.to_string().starts_with("/p/rules.yaml: line "),
-            "{error}"
+        let message = crate::errors::chain(&error);
+        assert!(message.starts_with("/p/rules.yaml:1:"), "{message}");
+    }
+
+    /// Issue 17: a second document printed the decoder's `Documents { documents: 2 }`.
+    #[test]
+    fn a_second_yaml_document_in_rules_yaml_is_refused_in_a_sentence() {
+        let path = Path::new("/p/rules.yaml");
+        let text = "deny: []\n---\naccept: []\n";
+        let error = compile(path, text, &PolicySettings::default()).unwrap_err();
+        assert_eq!(
+            crate::errors::chain(&error),
+            "/p/rules.yaml:2:1: a second YAML document starts here; the file must hold exactly one"
         );
     }
 }

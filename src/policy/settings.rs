@@ -12,10 +12,7 @@ pub fn policy_settings(config: &registry::Policy) -> jasper::PolicySettings {
         minimum_accept_tokens: config.minimum_accept_tokens,
         forbidden_args: config.forbidden_args.clone(),
         forbidden_value_prefixes: config.forbidden_value_prefixes.clone(),
-        ignore_args: jasper::IgnoreArgs {
-            leading: config.ignore_args.leading,
-            flags: config.ignore_args.flags.clone(),
-        },
+        ignore_args: config.ignore_args.clone(),
     }
 }
 

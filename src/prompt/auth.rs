@@ -8,6 +8,8 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use super::InvalidAnswer;
+use crate::auth::Validator;
+use crate::confine::Confinement;
 use crate::registry::AuthField;
 use crate::secret::{EnvVars, Secret};
 
@@ -53,12 +55,11 @@ impl From<&AuthField> for FieldSpec {
     }
 }
 
-/// The provider's validation command, already resolved by the server.
-///
-/// Its environment is the prompt's (inherited from the server) minus `removed_env`, plus
-/// `base_env` (the `.env` overlay), plus each `inject` pair `(variable, field)` set to the
-/// candidate value of `field` (an empty optional field is not set). Stdin, stdout and stderr
-/// are null; exit status 0 accepts the candidate.
+/// The provider's validation command, already resolved by the server: a [`Validator`] as it
+/// crosses the pipe to the window's process, which turns it back into one
+/// ([`ValidatorSpec::validator`]) and runs it exactly as the server does
+/// ([`Validator::launch`]): the same program, arguments, environment, confinement and time
+/// limit. Exit status 0 accepts the candidate.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ValidatorSpec {
@@ -75,6 +76,39 @@ pub struct ValidatorSpec {
     /// The programs whose install trees it must not change (see `crate::confine`).
     pub confine_programs: Vec<PathBuf>,
     pub confinement: crate::confine::Mode,
+}
+
+impl From<&Validator> for ValidatorSpec {
+    fn from(validator: &Validator) -> Self {
+        ValidatorSpec {
+            program: validator.program.clone(),
+            args: validator.args.clone(),
+            base_env: validator.base_env.clone(),
+            inject: validator.inject.clone(),
+            removed_env: validator.removed_env.clone(),
+            confine_root: validator.confinement.root().to_path_buf(),
+            confine_programs: validator.confinement.programs().to_vec(),
+            confinement: validator.confinement.mode(),
+        }
+    }
+}
+
+impl ValidatorSpec {
+    /// The server's validator again, on the window's side of the pipe.
+    pub fn validator(&self) -> Validator {
+        Validator {
+            program: self.program.clone(),
+            args: self.args.clone(),
+            base_env: self.base_env.clone(),
+            inject: self.inject.clone(),
+            removed_env: self.removed_env.clone(),
+            confinement: Confinement::new(
+                &self.confine_root,
+                self.confinement,
+                &self.confine_programs,
+            ),
+        }
+    }
 }
 
 /// How the authentication window ended. Values are [`Secret`]s: `Debug` shows field names

@@ -18,13 +18,12 @@ pub enum Availability {
 }
 
 impl Availability {
-    /// Why no human can be asked, worded for the agent; `None` when a window can open.
+    /// Why no human can be asked, worded for the agent; `None` when a window can open. The one
+    /// wording of it: a denied call, a refused lease and a cancelled collection all say this.
     pub fn unavailable_reason(self) -> Option<&'static str> {
         match self {
             Availability::Window => None,
-            Availability::Headless => {
-                Some("no human is available to approve it (headless: TORII_NO_GUI is set)")
-            }
+            Availability::Headless => Some("no human can be asked (headless: TORII_NO_GUI is set)"),
             Availability::NoGuiBuild => Some("this build of Torii has no approval windows"),
         }
     }

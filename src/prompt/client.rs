@@ -11,8 +11,8 @@ use std::process::{ExitStatus, Stdio};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::Command;
 
-use super::availability::{Availability, availability};
 use super::SUBCOMMAND;
+use super::availability::{Availability, availability};
 use super::wire::{AnswerLine, PROTOCOL_VERSION, RequestLine};
 use super::{InvalidAnswer, Question};
 
@@ -24,23 +24,23 @@ pub const MAX_ANSWER_BYTES: u64 = 1024 * 1024;
 pub enum PromptError {
     #[error("no window can be opened: {}", .0.unavailable_reason().unwrap_or("unknown reason"))]
     Unavailable(Availability),
-    #[error("cannot find the torii executable to open a window: {0}")]
+    #[error("cannot find the torii executable to open a window")]
     CurrentExe(#[source] std::io::Error),
-    #[error("cannot start the prompt {}: {source}", program.display())]
+    #[error("cannot start the prompt {}", program.display())]
     Spawn {
         program: PathBuf,
         #[source]
         source: std::io::Error,
     },
-    #[error("cannot send the request to the prompt: {0}")]
+    #[error("cannot send the request to the prompt")]
     Write(#[source] std::io::Error),
-    #[error("cannot read the prompt's answer: {0}")]
+    #[error("cannot read the prompt's answer")]
     Read(#[source] std::io::Error),
     #[error("the prompt's answer is longer than {MAX_ANSWER_BYTES} bytes")]
     TooLarge,
     #[error("the prompt ended without an answer ({0})")]
     NoAnswer(ExitStatus),
-    #[error("the prompt's answer is not valid JSON for this protocol: {0}")]
+    #[error("the prompt's answer is not valid JSON for this protocol")]
     Malformed(#[source] serde_json::Error),
     #[error("the prompt speaks protocol {found}, this server {PROTOCOL_VERSION}")]
     Protocol { found: u32 },

@@ -6,6 +6,8 @@
 
 use std::path::PathBuf;
 
+use jasper::yaml::{Position, located};
+
 /// Why the provider registry could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum RegistryError {
@@ -19,11 +21,10 @@ pub enum RegistryError {
 
     /// The YAML could not be decoded: syntax, wrong type, missing or unknown field,
     /// unsupported `version`, or one of the decoder's budgets (alias bombs, nesting).
-    #[error("{}{}: {message}", path.display(), position(*line, *column))]
+    #[error("{}: {message}", located(path.display(), *position))]
     Yaml {
         path: PathBuf,
-        line: Option<u64>,
-        column: Option<u64>,
+        position: Option<Position>,
         message: String,
     },
 
@@ -55,13 +56,4 @@ pub enum RegistryError {
         provider.display()
     )]
     TargetWithoutTargeting { target: PathBuf, provider: PathBuf },
-}
-
-/// `:line:column` in the usual `file:line:column` form, or as much of it as is known.
-fn position(line: Option<u64>, column: Option<u64>) -> String {
-    match (line, column) {
-        (Some(line), Some(column)) => format!(":{line}:{column}"),
-        (Some(line), None) => format!(":{line}"),
-        _ => String::new(),
-    }
 }

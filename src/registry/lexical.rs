@@ -39,21 +39,13 @@ fn is_name_char(c: char) -> bool {
 
 /// Environment variable names: `[A-Za-z_][A-Za-z0-9_]*`.
 pub fn check_env_name(value: &str) -> Result<(), String> {
-    if is_env_name(value) {
+    if crate::text::is_env_name(value) {
         Ok(())
     } else {
         Err(format!(
             "{value:?} is not a valid environment variable name ([A-Za-z_][A-Za-z0-9_]*)"
         ))
     }
-}
-
-fn is_env_name(value: &str) -> bool {
-    let mut chars = value.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// A bare executable name: no path, no drive, no extension, no whitespace.
@@ -200,7 +192,7 @@ pub fn check_env_file(value: &str) -> Result<(), String> {
 /// The field named by a template that is exactly `${NAME}`.
 pub fn template_field(template: &str) -> Option<&str> {
     let name = template.strip_prefix("${")?.strip_suffix('}')?;
-    is_env_name(name).then_some(name)
+    crate::text::is_env_name(name).then_some(name)
 }
 
 /// An AWS account id: exactly 12 ASCII digits.

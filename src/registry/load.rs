@@ -13,8 +13,6 @@ use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::thread::{Builder, ScopedJoinHandle};
 
-use sha2::{Digest, Sha256};
-
 use super::error::RegistryError;
 use super::loaded::{PROVIDER_FILE, Provider, TARGET_FILE, TARGETS_DIR, Target};
 use super::provider::{ProviderConfig, TargetingMode};
@@ -155,7 +153,8 @@ fn load_target(
         dir,
         config,
         scope,
-        binding_digest: sha256_hex(bytes),
+        // SHA-256 of the exact bytes read.
+        binding_digest: crate::digest::sha256_hex(bytes),
     })
 }
 
@@ -229,14 +228,12 @@ pub(super) fn decode<T: serde::de::DeserializeOwned>(
 ) -> Result<T, RegistryError> {
     let text = std::str::from_utf8(bytes).map_err(|error| RegistryError::Yaml {
         path: path.to_path_buf(),
-        line: None,
-        column: None,
+        position: None,
         message: format!("not valid UTF-8: {error}"),
     })?;
     jasper::yaml::from_str(text).map_err(|error| RegistryError::Yaml {
         path: path.to_path_buf(),
-        line: error.line,
-        column: error.column,
+        position: error.position,
         message: error.message,
     })
 }
@@ -254,14 +251,4 @@ fn io(path: &Path, error: std::io::Error) -> RegistryError {
         path: path.to_path_buf(),
         error,
     }
-}
-
-/// The binding digest: SHA-256 of the exact bytes, lowercase hex.
-pub(super) fn sha256_hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    let mut hex = String::with_capacity(64);
-    for byte in Sha256::digest(bytes) {
-        let _ = write!(hex, "{byte:02x}");
-    }
-    hex
 }

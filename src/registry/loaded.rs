@@ -144,7 +144,7 @@ impl Target {
     /// [`Target::binding_digest`] to notice an alias edited, removed or recreated after load.
     pub fn current_binding_digest(&self) -> Result<Option<String>, RegistryError> {
         let bytes = super::load::read_if_present(&self.config_path())?;
-        Ok(bytes.map(|bytes| super::load::sha256_hex(&bytes)))
+        Ok(bytes.map(|bytes| crate::digest::sha256_hex(&bytes)))
     }
 
     /// `target.yaml` itself.

@@ -114,17 +114,9 @@ impl Default for Policy {
     }
 }
 
-/// Argument noise dropped for policy evaluation only, never from the executed command.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct IgnoreArgs {
-    /// Leading tokens dropped.
-    #[serde(default, deserialize_with = "jasper::yaml::whole_number")]
-    pub leading: usize,
-    /// Flags dropped with their value (`--format json`, `--format=json`).
-    #[serde(default)]
-    pub flags: Vec<String>,
-}
+/// Argument noise dropped for policy evaluation only, never from the executed command: Jasper's
+/// own settings type, read as declared.
+pub use jasper::IgnoreArgs;
 
 /// How the session used by the provider's child process is obtained.
 #[derive(Debug, Clone, Deserialize)]

@@ -84,7 +84,7 @@ fn parse_line(line: &str) -> LineResult {
     if key.is_empty() {
         return Err("missing variable name before `=`");
     }
-    if !is_valid_name(key) {
+    if !crate::text::is_env_name(key) {
         return Err(
             "invalid variable name: use letters, digits and `_`, not starting with a digit",
         );
@@ -102,15 +102,6 @@ fn strip_export(line: &str) -> &str {
         Some(rest) if rest.starts_with(char::is_whitespace) => rest.trim_start(),
         _ => line,
     }
-}
-
-/// `[A-Za-z_][A-Za-z0-9_]*`
-fn is_valid_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|first| first.is_ascii_alphabetic() || first == '_')
-        && chars.all(|rest| rest.is_ascii_alphanumeric() || rest == '_')
 }
 
 fn parse_value(raw: &str) -> Result<String, &'static str> {

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 use tokio::process::{Child, Command};
 
@@ -49,7 +50,7 @@ pub struct Launch {
 }
 
 /// The result of a finished child, as returned to the agent.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Execution {
     /// The child's exit code, or [`SIGNALLED_EXIT_CODE`] when it had none.
     pub exit_code: i32,
@@ -99,7 +100,7 @@ fn build_command(launch: &Launch) -> Result<Command, RunError> {
     }
     let overlay_names = launch.env_overlay.iter().map(|(name, _)| name);
     let mut names = launch.env_remove.iter().chain(overlay_names);
-    if let Some(name) = names.find(|name| !is_env_name(name)) {
+    if let Some(name) = names.find(|name| !can_carry_env_name(name)) {
         return Err(RunError::InvalidEnvName { name: name.clone() });
     }
 
@@ -198,8 +199,10 @@ where
 }
 
 /// A name the operating system can carry as one variable: not empty, no `=` and no NUL. (A
-/// name with `=` would silently become another variable with a different value.)
-fn is_env_name(name: &str) -> bool {
+/// name with `=` would silently become another variable with a different value.) Looser than
+/// [`crate::text::is_env_name`] on purpose: an inherited name to remove may be anything the
+/// system allows (`ProgramFiles(x86)`).
+fn can_carry_env_name(name: &str) -> bool {
     !name.is_empty() && !name.contains(['=', '\0'])
 }
 
@@ -209,10 +212,10 @@ mod tests {
 
     #[test]
     fn env_names_that_would_change_meaning_are_refused() {
-        assert!(is_env_name("AWS_REGION"));
-        assert!(is_env_name("ProgramFiles(x86)"));
+        assert!(can_carry_env_name("AWS_REGION"));
+        assert!(can_carry_env_name("ProgramFiles(x86)"));
         for name in ["", "A=B", "A\0B"] {
-            assert!(!is_env_name(name), "{name:?}");
+            assert!(!can_carry_env_name(name), "{name:?}");
         }
     }
 

@@ -212,6 +212,51 @@ async fn the_authentication_window_collects_a_validated_session() {
     assert!(!audit_lines(&root).join("\n").contains("canary"));
 }
 
+/// Issue 15: the window validates a candidate with the server's own launcher, so the validator
+/// sees exactly the environment the command then gets (an optional field left empty included).
+#[tokio::test]
+async fn the_window_validates_a_candidate_under_the_environment_its_command_gets() {
+    let root = Root::new();
+    let provider = "version: \"1\"\nname: tok\ntool: tok\ndescription: t\ncommand: tok\nauth:\n  strategy: environment\n  removed_env: [HOME]\n  fields:\n    - name: TOKEN\n      label: Token\n      secret: true\n    - name: EXTRA\n      label: Extra\n      required: false\n  inject:\n    environment:\n      CLI_TOKEN: \"${TOKEN}\"\n      CLI_EXTRA: \"${EXTRA}\"\n  validate:\n    command: tok-check\n    args: []\n";
+    install_provider(
+        &root,
+        "tok",
+        provider,
+        "version: \"1\"\naccept: [\"run\"]\n",
+    );
+    root.write("providers/tok/.env", "FROM_DOTENV=dotenv\n");
+    let record = |name: &str| root.outside().join(name);
+    let fake = FakeCli::new(
+        &root,
+        "tok",
+        &format!("env | sort > '{}'", record("command.env").display()),
+    );
+    FakeCli::new(
+        &root,
+        "tok-check",
+        &format!("env | sort > '{}'", record("validator.env").display()),
+    );
+    let script = r#"{"steps": [
+        {"fill": {"label": "Token", "text": "canary-token"}}, {"click": "Validate and use"}]}"#;
+    let client = mcp_client::start(&root, &gui_env(&fake, script)).await;
+    let (result, is_error) = client.call("tok", json!({"args": ["run"]})).await;
+    assert!(!is_error, "{result}");
+    client.close().await;
+    let validator = std::fs::read_to_string(record("validator.env")).unwrap();
+    let command = std::fs::read_to_string(record("command.env")).unwrap();
+    let lines: Vec<&str> = command.lines().collect();
+    assert!(lines.contains(&"CLI_TOKEN=canary-token"), "{command}");
+    assert!(lines.contains(&"FROM_DOTENV=dotenv"), "{command}");
+    assert!(
+        !lines
+            .iter()
+            .any(|line| line.starts_with("CLI_EXTRA=") || line.starts_with("HOME=")),
+        "{command}"
+    );
+    assert!(!command.contains("TORII_"), "{command}");
+    assert_eq!(validator, command);
+}
+
 #[tokio::test]
 async fn a_lease_decision_made_on_a_stale_state_is_not_applied() {
     // Two calls on two inactive aliases open two lease windows on the same state revision (the

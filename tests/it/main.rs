@@ -50,7 +50,6 @@ mod registry;
 mod runner;
 #[cfg(unix)]
 mod self_upgrade;
-mod startup_order;
 mod stdio;
 mod target_cli;
 mod test_hooks;

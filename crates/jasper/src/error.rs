@@ -1,9 +1,10 @@
-//! Error types for every Jasper entry point. Messages name the field, rule or argument at fault
-//! and, when the YAML decoder knows it, the line and column.
+//! Error types for every Jasper entry point. Messages name the field, rule or argument at fault;
+//! the position in `rules.yaml`, when known, is data ([`RulesError::position`],
+//! [`PolicyError::position`]) that the caller writes after the file name (`file:line:column`).
 
 use std::fmt;
 
-use crate::yaml::YamlError;
+use crate::yaml::{Position, YamlError, located};
 
 /// `rules.yaml` could not be read as a rules file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -12,15 +13,23 @@ pub enum RulesError {
     #[error(transparent)]
     Yaml(#[from] YamlError),
     /// The `version` field names a format this engine does not understand.
-    #[error("{}unsupported rules version {found} (supported: \"1\", \"1.0\")", at(*line, *column))]
+    #[error("unsupported rules version {found} (supported: \"1\", \"1.0\")")]
     UnsupportedVersion {
         /// The version as written, quoted when it was a string.
         found: String,
-        /// 1-based line of the `version` value, when known.
-        line: Option<u64>,
-        /// 1-based column of the `version` value, when known.
-        column: Option<u64>,
+        /// Where the `version` value is, when known.
+        position: Option<Position>,
     },
+}
+
+impl RulesError {
+    /// Where in `rules.yaml` the problem is, when known.
+    pub fn position(&self) -> Option<Position> {
+        match self {
+            RulesError::Yaml(error) => error.position,
+            RulesError::UnsupportedVersion { position, .. } => *position,
+        }
+    }
 }
 
 /// Which list of `rules.yaml` a rule belongs to.
@@ -45,16 +54,14 @@ impl fmt::Display for RuleList {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PolicyError {
     /// One rule is empty or is an invalid regex.
-    #[error("{}{list}[{index}]: {problem}", at(*line, *column))]
+    #[error("{list}[{index}]: {problem}")]
     Rule {
         /// The list holding the rule.
         list: RuleList,
         /// 0-based position of the rule in that list.
         index: usize,
-        /// 1-based line of the rule in `rules.yaml`, when known.
-        line: Option<u64>,
-        /// 1-based column of the rule in `rules.yaml`, when known.
-        column: Option<u64>,
+        /// Where the rule is in `rules.yaml`, when known.
+        position: Option<Position>,
         /// What is wrong with it.
         problem: RuleError,
     },
@@ -76,6 +83,16 @@ pub enum PolicyError {
         /// What is wrong with it.
         problem: SettingError,
     },
+}
+
+impl PolicyError {
+    /// Where in `rules.yaml` the problem is, when known.
+    pub fn position(&self) -> Option<Position> {
+        match self {
+            PolicyError::Rule { position, .. } => *position,
+            PolicyError::RegexSet { .. } | PolicyError::Setting { .. } => None,
+        }
+    }
 }
 
 /// Why a single rule was rejected.
@@ -161,7 +178,7 @@ pub enum GrantMatcherError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GrantsIssue {
     /// The whole file is not valid YAML (or exceeds the decoder budgets).
-    #[error("grants file is not valid YAML: {0}")]
+    #[error("{}: not valid YAML: {}", located("grants file", .0.position), .0.message)]
     Malformed(YamlError),
     /// The whole file is in the legacy `epoch<TAB>rule` text format.
     #[error("grants file uses the legacy text format; its grants no longer authorize")]
@@ -183,13 +200,4 @@ pub enum GrantsIssue {
         /// What is wrong with it.
         reason: String,
     },
-}
-
-/// Formats an optional position like [`YamlError`] does: `line L, column C: `.
-fn at(line: Option<u64>, column: Option<u64>) -> String {
-    match (line, column) {
-        (Some(line), Some(column)) => format!("line {line}, column {column}: "),
-        (Some(line), None) => format!("line {line}: "),
-        _ => String::new(),
-    }
 }

@@ -7,6 +7,7 @@ use std::fmt;
 
 use crate::decision::Decision;
 use crate::policy::Policy;
+use crate::yaml::Position;
 
 /// The `examples` block: vectors grouped by the outcome the policy must give them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -24,10 +25,8 @@ pub struct Examples {
 pub struct Example {
     /// The arguments after the executable name.
     pub args: Vec<String>,
-    /// 1-based line, when known.
-    pub line: Option<u64>,
-    /// 1-based column, when known.
-    pub column: Option<u64>,
+    /// Where the example is written, when known.
+    pub position: Option<Position>,
 }
 
 impl Example {
@@ -39,8 +38,7 @@ impl Example {
     {
         Example {
             args: args.into_iter().map(Into::into).collect(),
-            line: None,
-            column: None,
+            position: None,
         }
     }
 }
@@ -124,13 +122,10 @@ pub struct Failure {
     pub decision: Decision,
 }
 
+/// What failed, without the position: the caller writes `file:line:column: ` before it, from
+/// `example.position`.
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.example.line, self.example.column) {
-            (Some(line), Some(column)) => write!(f, "line {line}, column {column}: ")?,
-            (Some(line), None) => write!(f, "line {line}: ")?,
-            _ => {}
-        }
         write!(
             f,
             "examples.{}[{}] {:?}: expected {}, but it is {}",

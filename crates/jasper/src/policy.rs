@@ -174,8 +174,7 @@ fn index(
         let rule = Rule::parse(&source.text).map_err(|problem| PolicyError::Rule {
             list,
             index,
-            line: source.line,
-            column: source.column,
+            position: source.position,
             problem,
         })?;
         match rule {

@@ -10,6 +10,7 @@ use serde_saphyr::Spanned;
 
 use crate::error::RulesError;
 use crate::examples::{Example, Examples};
+use crate::yaml::Position;
 
 /// The rule lists of a `rules.yaml`, in file order, not yet compiled.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -27,10 +28,8 @@ pub struct RulesFile {
 pub struct RuleSource {
     /// The rule text exactly as written.
     pub text: String,
-    /// 1-based line, when known.
-    pub line: Option<u64>,
-    /// 1-based column, when known.
-    pub column: Option<u64>,
+    /// Where the rule is written, when known.
+    pub position: Option<Position>,
 }
 
 impl RuleSource {
@@ -38,8 +37,7 @@ impl RuleSource {
     pub fn new(text: impl Into<String>) -> Self {
         RuleSource {
             text: text.into(),
-            line: None,
-            column: None,
+            position: None,
         }
     }
 }
@@ -80,8 +78,7 @@ pub fn parse_rules(text: &str) -> Result<RulesFile, RulesError> {
     {
         return Err(RulesError::UnsupportedVersion {
             found: version.value.to_string(),
-            line: known(version.referenced.line()),
-            column: known(version.referenced.column()),
+            position: Position::of(version.referenced),
         });
     }
     Ok(RulesFile {
@@ -125,8 +122,7 @@ impl RawExamples {
                 .unwrap_or_default()
                 .into_iter()
                 .map(|example| Example {
-                    line: known(example.referenced.line()),
-                    column: known(example.referenced.column()),
+                    position: Position::of(example.referenced),
                     args: example.value,
                 })
                 .collect()
@@ -143,16 +139,10 @@ fn sources(list: Option<Vec<Spanned<String>>>) -> Vec<RuleSource> {
     list.unwrap_or_default()
         .into_iter()
         .map(|rule| RuleSource {
-            line: known(rule.referenced.line()),
-            column: known(rule.referenced.column()),
+            position: Position::of(rule.referenced),
             text: rule.value,
         })
         .collect()
-}
-
-/// The decoder reports 0 when it does not know a position.
-fn known(position: u64) -> Option<u64> {
-    (position > 0).then_some(position)
 }
 
 /// A `version` scalar as written: a string or a YAML number.

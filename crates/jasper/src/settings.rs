@@ -19,13 +19,17 @@ pub struct PolicySettings {
     pub ignore_args: IgnoreArgs,
 }
 
-/// `policy.ignore_args`: normalisation applied only to the vector the rules evaluate.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// `policy.ignore_args`: normalisation applied only to the vector the rules evaluate, never to
+/// what runs. The one type for it: `provider.yaml` is read straight into it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct IgnoreArgs {
     /// How many leading tokens to drop.
+    #[serde(default, deserialize_with = "crate::yaml::whole_number")]
     pub leading: usize,
     /// Flags to drop: a bare flag also drops the next token (its value); `flag=value` drops
     /// only itself.
+    #[serde(default)]
     pub flags: Vec<String>,
 }
 

@@ -21,7 +21,7 @@ use crate::runner::{self, Launch};
 use crate::settings::Settings;
 
 use super::super::{CliError, TargetAdd};
-use super::{RESTART_NOTE, select};
+use super::{RESTART_NOTE, TargetCliError, select};
 
 /// Output kept from `kubectl config get-contexts`; one name per context.
 const CONTEXT_CHECK_OUTPUT_BYTES: usize = 1024 * 1024;
@@ -30,24 +30,24 @@ pub fn run(args: &TargetAdd, root: &ConfigRoot) -> Result<(), CliError> {
     let (registry, provider) = select(root, &args.tool)?;
     let alias = args.alias.as_str();
     // Before the alias becomes part of a path.
-    check_name(alias).map_err(|reason| CliError::Usage(format!("<ALIAS>: {reason}")))?;
+    check_name(alias).map_err(|reason| TargetCliError::InvalidAlias { reason })?;
     if let Some(existing) = provider.target(alias) {
-        return Err(CliError::Refused(format!(
-            "`{}` already has a target `{alias}` ({}); remove it first with `torii target remove {} {alias} --force`",
-            provider.tool(),
-            existing.config_path().display(),
-            provider.tool()
-        )));
-    }
-    let mode = match &provider.config().targeting {
-        Some(targeting) => targeting.mode,
-        None => {
-            return Err(CliError::Refused(format!(
-                "`{}` is not target-aware",
-                args.tool
-            )));
+        return Err(TargetCliError::AliasExists {
+            tool: provider.tool().to_string(),
+            alias: alias.to_string(),
+            config: existing.config_path(),
         }
+        .into());
+    }
+    // `select` refused a provider without `targeting` already.
+    let Some(targeting) = &provider.config().targeting else {
+        return Err(TargetCliError::NotTargetAware {
+            tool: args.tool.clone(),
+            config: provider.config_path(),
+        }
+        .into());
     };
+    let mode = targeting.mode;
     let binding = Binding::from_args(args, mode, provider.tool())?;
     let dir = provider.targets_dir().join(alias);
     let path = dir.join("target.yaml");
@@ -83,7 +83,7 @@ impl<'a> Binding<'a> {
         args: &'a TargetAdd,
         mode: TargetingMode,
         tool: &'a str,
-    ) -> Result<Self, CliError> {
+    ) -> Result<Self, TargetCliError> {
         let flags = [
             ("--context", &args.context),
             ("--provider", &args.provider),
@@ -106,21 +106,20 @@ impl<'a> Binding<'a> {
         };
         for (flag, value) in flags {
             if value.is_some() && !accepted.contains(&flag) {
-                return Err(CliError::Usage(format!(
-                    "{flag}: not accepted for `{mode_name}` targets (tool `{tool}`); \
-                     they take {}{}",
-                    accepted.join(", "),
-                    if mode == TargetingMode::AwsProfile {
-                        " and authenticate through their own tool"
-                    } else {
-                        ""
-                    }
-                )));
+                return Err(TargetCliError::FlagNotAccepted {
+                    flag,
+                    mode: mode_name,
+                    tool: tool.to_string(),
+                    accepted,
+                    own_auth: mode == TargetingMode::AwsProfile,
+                });
             }
             if value.is_none() && required.contains(&flag) {
-                return Err(CliError::Usage(format!(
-                    "{flag}: required for `{mode_name}` targets (tool `{tool}`)"
-                )));
+                return Err(TargetCliError::FlagRequired {
+                    flag,
+                    mode: mode_name,
+                    tool: tool.to_string(),
+                });
             }
         }
         Ok(match mode {
@@ -205,7 +204,11 @@ fn check(
                 _ => None,
             };
             return Err(match flag {
-                Some(flag) => CliError::Usage(format!("{flag}: {error}")),
+                Some(flag) => TargetCliError::InvalidFlag {
+                    flag,
+                    source: error,
+                }
+                .into(),
                 None => error.into(),
             });
         }
@@ -213,10 +216,10 @@ fn check(
     if binding.matches(alias, &config) {
         Ok(())
     } else {
-        Err(CliError::Refused(format!(
-            "{}: the values given cannot be written to YAML faithfully; nothing was written",
-            path.display()
-        )))
+        Err(TargetCliError::Unfaithful {
+            path: path.to_path_buf(),
+        }
+        .into())
     }
 }
 
@@ -238,12 +241,8 @@ fn flag_of(field: &str, mode: TargetingMode) -> Option<&'static str> {
 /// Refuses a context the kubeconfig does not have. The provider's `.env` applies, as it does to
 /// every call of the tool: a `KUBECONFIG` set there is the kubeconfig that must hold the context.
 fn verify_context(provider: &Provider, context: &str, root: &ConfigRoot) -> Result<(), CliError> {
-    let env_overlay = runner::read_env_file(&provider.env_file_path()).map_err(|error| {
-        CliError::Refused(format!(
-            "{}; nothing was written",
-            crate::errors::chain(&error)
-        ))
-    })?;
+    let env_overlay =
+        runner::read_env_file(&provider.env_file_path()).map_err(TargetCliError::Environment)?;
     let program = runner::resolve(&provider.config().command)?;
     let args = ["config", "get-contexts", "-o", "name", "--", context];
     let launch = Launch {
@@ -278,12 +277,13 @@ fn verify_context(provider: &Provider, context: &str, root: &ConfigRoot) -> Resu
         .map(str::trim)
         .find(|line| !line.is_empty())
         .unwrap_or("the context is not listed");
-    Err(CliError::Refused(format!(
-        "--context: `{} {}` did not find the context (exit code {}): {reason}; nothing was written",
-        program.display(),
-        args.join(" "),
-        result.exit_code
-    )))
+    Err(TargetCliError::ContextNotFound {
+        program,
+        args: args.iter().map(|arg| arg.to_string()).collect(),
+        exit_code: result.exit_code,
+        reason: reason.to_string(),
+    }
+    .into())
 }
 
 /// Creates the alias directory (refusing an existing one) and writes the file into it; on a
@@ -293,10 +293,10 @@ fn write_new(targets_dir: &Path, dir: &Path, path: &Path, text: &str) -> Result<
     if let Err(error) = private_dir(dir, false) {
         return Err(match error {
             CliError::CreateDir { source, .. } if source.kind() == ErrorKind::AlreadyExists => {
-                CliError::Refused(format!(
-                    "{} already exists without a target.yaml; remove it or choose another alias",
-                    dir.display()
-                ))
+                TargetCliError::DirectoryExists {
+                    dir: dir.to_path_buf(),
+                }
+                .into()
             }
             other => other,
         });
@@ -308,14 +308,12 @@ fn write_new(targets_dir: &Path, dir: &Path, path: &Path, text: &str) -> Result<
 }
 
 fn private_dir(path: &Path, recursive: bool) -> Result<(), CliError> {
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(recursive);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        builder.mode(0o700);
-    }
-    builder.create(path).map_err(|source| CliError::CreateDir {
+    let created = if recursive {
+        crate::files::create_private_dir_all(path)
+    } else {
+        crate::files::create_private_dir(path)
+    };
+    created.map_err(|source| CliError::CreateDir {
         path: path.to_path_buf(),
         source,
     })

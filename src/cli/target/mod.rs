@@ -10,13 +10,111 @@ mod remove;
 mod show;
 mod time;
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::audit::AuditLog;
 use crate::paths::ConfigRoot;
-use crate::registry::{Provider, Registry, Target};
+use crate::registry::{Provider, Registry, RegistryError, Target};
+use crate::runner::EnvFileError;
 
 use super::{CliError, TargetCommand};
+
+/// Why a `torii target` command refused. Command-line mistakes ([`Self::is_usage`]) name the
+/// argument at fault, as clap does.
+#[derive(Debug, thiserror::Error)]
+pub enum TargetCliError {
+    #[error(
+        "<TOOL>: no installed provider publishes the tool `{tool}` (see `torii provider list`)"
+    )]
+    UnknownTool { tool: String },
+    #[error("<TOOL>: `{tool}` is not target-aware: {} has no field `targeting`", config.display())]
+    NotTargetAware { tool: String, config: PathBuf },
+    #[error("<ALIAS>: `{tool}` has no target `{alias}` (see `torii target list {tool}`)")]
+    UnknownAlias { tool: String, alias: String },
+    #[error("<ALIAS>: {reason}")]
+    InvalidAlias { reason: String },
+    #[error(
+        "`{tool}` already has a target `{alias}` ({}); remove it first with `torii target remove {tool} {alias} --force`",
+        config.display()
+    )]
+    AliasExists {
+        tool: String,
+        alias: String,
+        config: PathBuf,
+    },
+    #[error("{} already exists without a target.yaml; remove it or choose another alias", dir.display())]
+    DirectoryExists { dir: PathBuf },
+    #[error(
+        "{flag}: not accepted for `{mode}` targets (tool `{tool}`); they take {}{}",
+        accepted.join(", "),
+        if *own_auth { " and authenticate through their own tool" } else { "" }
+    )]
+    FlagNotAccepted {
+        flag: &'static str,
+        mode: &'static str,
+        tool: String,
+        accepted: &'static [&'static str],
+        /// The mode's targets authenticate through their own provider (`aws_profile`).
+        own_auth: bool,
+    },
+    #[error("{flag}: required for `{mode}` targets (tool `{tool}`)")]
+    FlagRequired {
+        flag: &'static str,
+        mode: &'static str,
+        tool: String,
+    },
+    /// The registry refused the value a flag sets; the flag, then the registry's message.
+    #[error("{flag}")]
+    InvalidFlag {
+        flag: &'static str,
+        #[source]
+        source: RegistryError,
+    },
+    #[error(
+        "{}: the values given cannot be written to YAML faithfully; nothing was written",
+        path.display()
+    )]
+    Unfaithful { path: PathBuf },
+    /// The provider's `.env` cannot be read; the cause is inside the sentence, so it is not a
+    /// `source`.
+    #[error("{}; nothing was written", crate::errors::chain(.0))]
+    Environment(EnvFileError),
+    #[error(
+        "--context: `{} {}` did not find the context (exit code {exit_code}): {reason}; nothing was written",
+        program.display(),
+        args.join(" ")
+    )]
+    ContextNotFound {
+        program: PathBuf,
+        args: Vec<String>,
+        exit_code: i32,
+        reason: String,
+    },
+    #[error(
+        "--force: removing `{alias}` deletes {} with its target.yaml, rules.yaml, .env and \
+         grants; repeat with --force to do it",
+        dir.display()
+    )]
+    ForceRequired { alias: String, dir: PathBuf },
+}
+
+impl TargetCliError {
+    /// A command-line mistake (exit code 2), rather than a refusal of a well-formed command.
+    pub fn is_usage(&self) -> bool {
+        matches!(
+            self,
+            TargetCliError::UnknownTool { .. }
+                | TargetCliError::NotTargetAware { .. }
+                | TargetCliError::UnknownAlias { .. }
+                | TargetCliError::InvalidAlias { .. }
+                | TargetCliError::FlagNotAccepted { .. }
+                | TargetCliError::FlagRequired { .. }
+                | TargetCliError::InvalidFlag { .. }
+                | TargetCliError::ForceRequired { .. }
+        )
+    }
+}
 
 /// Said whenever the set of aliases changes.
 const RESTART_NOTE: &str =
@@ -43,15 +141,17 @@ pub fn run(command: TargetCommand, root: &ConfigRoot) -> Result<(), CliError> {
 fn select(root: &ConfigRoot, tool: &str) -> Result<(Registry, Arc<Provider>), CliError> {
     let registry = Registry::load(root.dir())?;
     let Some(provider) = registry.by_tool(tool) else {
-        return Err(CliError::Usage(format!(
-            "<TOOL>: no installed provider publishes the tool `{tool}` (see `torii provider list`)"
-        )));
+        return Err(TargetCliError::UnknownTool {
+            tool: tool.to_string(),
+        }
+        .into());
     };
     if !provider.is_target_aware() {
-        return Err(CliError::Usage(format!(
-            "<TOOL>: `{tool}` is not target-aware: {} has no field `targeting`",
-            provider.config_path().display()
-        )));
+        return Err(TargetCliError::NotTargetAware {
+            tool: tool.to_string(),
+            config: provider.config_path(),
+        }
+        .into());
     }
     let provider = Arc::clone(provider);
     Ok((registry, provider))
@@ -60,11 +160,11 @@ fn select(root: &ConfigRoot, tool: &str) -> Result<(Registry, Arc<Provider>), Cl
 /// The configured alias, or an error pointing at `target list`.
 fn configured<'a>(provider: &'a Provider, alias: &str) -> Result<&'a Target, CliError> {
     provider.target(alias).ok_or_else(|| {
-        CliError::Usage(format!(
-            "<ALIAS>: `{}` has no target `{alias}` (see `torii target list {}`)",
-            provider.tool(),
-            provider.tool()
-        ))
+        TargetCliError::UnknownAlias {
+            tool: provider.tool().to_string(),
+            alias: alias.to_string(),
+        }
+        .into()
     })
 }
 

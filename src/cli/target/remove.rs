@@ -10,18 +10,18 @@ use crate::leases::{LeaseStore, unix_now};
 use crate::paths::ConfigRoot;
 
 use super::super::CliError;
-use super::{RESTART_NOTE, audit_log, audit_scope, configured, select};
+use super::{RESTART_NOTE, TargetCliError, audit_log, audit_scope, configured, select};
 
 pub fn run(root: &ConfigRoot, tool: &str, alias: &str, force: bool) -> Result<(), CliError> {
     let (_registry, provider) = select(root, tool)?;
     let target = configured(&provider, alias)?;
     let dir = target.dir();
     if !force {
-        return Err(CliError::Usage(format!(
-            "--force: removing `{alias}` deletes {} with its target.yaml, rules.yaml, .env and \
-             grants; repeat with --force to do it",
-            dir.display()
-        )));
+        return Err(TargetCliError::ForceRequired {
+            alias: alias.to_string(),
+            dir: dir.to_path_buf(),
+        }
+        .into());
     }
     LeaseStore::new(&provider).revoke(alias, unix_now()?)?;
     audit_log(root).record(

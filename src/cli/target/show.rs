@@ -103,7 +103,7 @@ fn lease(provider: &Provider, target: &Target) -> String {
         Ok((LeaseStatus::BindingChanged, _)) => {
             "inactive (target.yaml changed after the lease was granted)".into()
         }
-        Err(error) => format!("unknown: {error}"),
+        Err(error) => format!("unknown: {}", crate::errors::chain(&error)),
     }
 }
 

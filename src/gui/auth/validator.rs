@@ -1,26 +1,23 @@
 //! Validating a candidate on a background thread of the prompt process, so the window keeps
 //! repainting (progress, Cancel) while the provider's validator runs.
 //!
-//! The validator is started without a shell, by absolute path, with null stdin, stdout and
-//! stderr: nothing it prints can reach the window, the server or the agent. Like every provider
-//! child it gets none of Torii's `TORII_*` variables and is confined out of the config root.
-//! Cancelling (or dropping the job, when the window closes) kills it.
+//! The validator is the server's own ([`ValidatorSpec::validator`]) and runs through the
+//! server's launcher ([`crate::auth::Validator::launch`], [`runner::run`]): without a shell,
+//! by the absolute path the server resolved, with a null stdin and its output discarded, none
+//! of Torii's `TORII_*` variables, confined out of the config root, in a process group of its
+//! own and within [`runner::CHECK_TIMEOUT`]. Its environment is the one the server gives the
+//! command. Nothing it prints reaches the window, the server or the agent. Cancelling (or
+//! dropping the job, when the window closes) kills its whole process group.
 
 use std::collections::BTreeMap;
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::thread::JoinHandle;
-use std::time::Duration;
 
-use crate::confine::Confinement;
+use tokio::sync::oneshot;
+
 use crate::prompt::ValidatorSpec;
-use crate::runner::TORII_ENV_PREFIX;
+use crate::runner::{self, Execution, Launch, RunError};
 use crate::secret::Secret;
-
-/// How often the thread checks whether the validator ended or was cancelled.
-const POLL: Duration = Duration::from_millis(20);
 
 /// The validator's decision on a candidate.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,7 +30,8 @@ pub enum Verdict {
 /// A running validation.
 pub struct Job {
     verdict: Receiver<Verdict>,
-    cancel: Arc<AtomicBool>,
+    /// Sending (or dropping) it stops the validation.
+    cancel: Option<oneshot::Sender<()>>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -46,26 +44,19 @@ impl Job {
         wake: impl Fn() + Send + 'static,
     ) -> Job {
         let (sender, verdict) = mpsc::channel();
-        let cancel = Arc::new(AtomicBool::new(false));
-        let command = command(spec, candidate);
-        let confinement =
-            Confinement::new(&spec.confine_root, spec.confinement, &spec.confine_programs);
-        let cancelled = Arc::clone(&cancel);
+        let (cancel, cancelled) = oneshot::channel();
+        let launch = spec.validator().launch(candidate);
         let thread = std::thread::Builder::new()
             .name("validator".into())
             .spawn(move || {
-                let verdict = match command {
-                    Ok(command) => run(command, &confinement, &cancelled),
-                    Err(reason) => Verdict::Refused(reason),
-                };
                 // The window may be gone already: nobody to tell then.
-                let _ = sender.send(verdict);
+                let _ = sender.send(check(launch, cancelled));
                 wake();
             });
         match thread {
             Ok(thread) => Job {
                 verdict,
-                cancel,
+                cancel: Some(cancel),
                 thread: Some(thread),
             },
             Err(error) => {
@@ -75,7 +66,7 @@ impl Job {
                 )));
                 Job {
                     verdict,
-                    cancel,
+                    cancel: None,
                     thread: None,
                 }
             }
@@ -95,7 +86,10 @@ impl Job {
 
     /// Kills the validator if it still runs and waits for the thread.
     pub fn cancel(&mut self) {
-        self.cancel.store(true, Ordering::SeqCst);
+        if let Some(cancel) = self.cancel.take() {
+            // The thread may have finished already: nothing to stop then.
+            let _ = cancel.send(());
+        }
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
@@ -108,104 +102,49 @@ impl Drop for Job {
     }
 }
 
-/// The validator's command: inherited environment minus `removed_env`, plus `base_env`, plus
-/// the candidate's values for the injected variables (an empty optional field is not set).
-fn command(spec: &ValidatorSpec, candidate: &BTreeMap<String, Secret>) -> Result<Command, String> {
-    if !spec.program.is_absolute() {
-        return Err(format!(
-            "the validator {} is not an absolute path",
-            spec.program.display()
-        ));
-    }
-    let injected = spec
-        .inject
-        .iter()
-        .filter_map(|(variable, field)| Some((variable, candidate.get(field)?.expose())))
-        .filter(|(_, value)| !value.is_empty());
-    let names = spec
-        .removed_env
-        .iter()
-        .chain(spec.base_env.iter().map(|(name, _)| name))
-        .chain(spec.inject.iter().map(|(name, _)| name));
-    if let Some(name) = names.into_iter().find(|name| !is_env_name(name)) {
-        return Err(format!("`{name}` is not a valid environment variable name"));
-    }
-    let mut command = Command::new(&spec.program);
-    command
-        .args(&spec.args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    for (name, _) in std::env::vars_os() {
-        if name
-            .as_encoded_bytes()
-            .starts_with(TORII_ENV_PREFIX.as_bytes())
-        {
-            command.env_remove(name);
-        }
-    }
-    for name in &spec.removed_env {
-        command.env_remove(name);
-    }
-    command.envs(
-        spec.base_env
-            .iter()
-            .map(|(name, value)| (name, value.expose())),
-    );
-    command.envs(injected);
-    Ok(command)
-}
-
-fn is_env_name(name: &str) -> bool {
-    !name.is_empty() && !name.contains(['=', '\0'])
-}
-
-fn run(mut command: Command, confinement: &Confinement, cancel: &AtomicBool) -> Verdict {
-    let _prepared = match confinement.prepare(&mut command) {
-        Ok(prepared) => prepared,
-        Err(error) => {
-            return Verdict::Refused(format!(
-                "cannot start the validator: {}",
-                crate::errors::chain(&error)
-            ));
-        }
-    };
-    let mut child = match command.spawn() {
-        Ok(child) => child,
+/// Runs `launch` until it ends or `cancelled` fires, on a runtime of this thread's own.
+fn check(launch: Launch, cancelled: oneshot::Receiver<()>) -> Verdict {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
         Err(error) => return Verdict::Refused(format!("cannot start the validator: {error}")),
     };
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) if status.success() => return Verdict::Accepted,
-            Ok(Some(status)) => return Verdict::Refused(describe(status)),
-            Ok(None) if cancel.load(Ordering::SeqCst) => {
-                stop(&mut child);
-                return Verdict::Refused("the validation was cancelled".into());
-            }
-            Ok(None) => std::thread::sleep(POLL),
-            Err(error) => {
-                stop(&mut child);
-                return Verdict::Refused(format!("cannot wait for the validator: {error}"));
-            }
+    runtime.block_on(async {
+        tokio::select! {
+            finished = runner::run(launch) => verdict(finished),
+            // Dropping the run kills the validator's process group.
+            _ = cancelled => Verdict::Refused("the validation was cancelled".into()),
         }
-    }
+    })
 }
 
-fn stop(child: &mut Child) {
-    let _ = child.kill();
-    let _ = child.wait();
-}
-
-fn describe(status: ExitStatus) -> String {
-    match status.code() {
-        Some(code) => format!("the validator exited with code {code}"),
-        None => "the validator was stopped by a signal".into(),
+/// Accepted on exit code 0, as the server decides ([`crate::auth::Validator::accepts`]).
+fn verdict(finished: Result<Execution, RunError>) -> Verdict {
+    match finished {
+        Ok(execution) if execution.exit_code == 0 => Verdict::Accepted,
+        Ok(execution) if execution.timed_out => Verdict::Refused(format!(
+            "the validator did not finish within {} seconds",
+            runner::CHECK_TIMEOUT.as_secs()
+        )),
+        Ok(execution) => Verdict::Refused(format!(
+            "the validator exited with code {}",
+            execution.exit_code
+        )),
+        Err(error) => Verdict::Refused(format!(
+            "cannot start the validator: {}",
+            crate::errors::chain(&error)
+        )),
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
+    use crate::confine::Confinement;
 
     fn sh(script: &str, inject: &[(&str, &str)]) -> ValidatorSpec {
         ValidatorSpec {
@@ -266,6 +205,50 @@ mod tests {
             wait(&Job::start(&bad_name, &candidate("x"), || {})),
             Verdict::Refused(reason) if reason.contains("`A=B`")
         ));
+    }
+
+    /// Issue 15: the window's validator had a launcher of its own, which left an injected
+    /// variable unset when its field was empty where the server sets it (empty), for its own
+    /// validation and for the command. A candidate is validated under exactly the environment
+    /// the server gives it.
+    #[tokio::test]
+    async fn the_window_validates_a_candidate_under_the_servers_environment() {
+        let dir = tempfile::tempdir().unwrap();
+        let record = dir.path().join("env");
+        let validator = crate::auth::Validator {
+            program: "/bin/sh".into(),
+            args: vec!["-c".into(), format!("env | sort > '{}'", record.display())],
+            base_env: vec![("FROM_DOTENV".into(), Secret::from("dotenv"))],
+            inject: vec![
+                ("CLI_TOKEN".into(), "TOKEN".into()),
+                ("CLI_EXTRA".into(), "EXTRA".into()),
+            ],
+            removed_env: vec!["HOME".into()],
+            confinement: Confinement::new(
+                std::path::Path::new("/nonexistent/torii-root"),
+                crate::confine::Mode::BestEffort,
+                &[],
+            ),
+        };
+        let candidate = BTreeMap::from([
+            ("TOKEN".to_string(), Secret::from("token")),
+            ("EXTRA".to_string(), Secret::from("")),
+        ]);
+        // What the server sends the window.
+        let spec = ValidatorSpec::from(&validator);
+        assert_eq!(
+            wait(&Job::start(&spec, &candidate, || {})),
+            Verdict::Accepted
+        );
+        let in_the_window = std::fs::read_to_string(&record).unwrap();
+        assert!(validator.accepts(&candidate).await.unwrap());
+        let in_the_server = std::fs::read_to_string(&record).unwrap();
+        assert!(
+            in_the_server.lines().any(|line| line == "CLI_EXTRA="),
+            "{in_the_server}"
+        );
+        assert!(!in_the_server.lines().any(|line| line.starts_with("HOME=")));
+        assert_eq!(in_the_window, in_the_server);
     }
 
     #[test]

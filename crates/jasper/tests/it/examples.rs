@@ -32,8 +32,14 @@ fn examples_parse_with_positions() {
     let rules = parse_rules(SNOW).unwrap();
     assert_eq!(rules.examples.len(), 4);
     assert_eq!(rules.examples.allowed[0].args, ["sql", "-q", "select 1"]);
-    assert_eq!(rules.examples.allowed[0].line, Some(8));
-    assert_eq!(rules.examples.denied[1].line, Some(11));
+    assert_eq!(
+        rules.examples.allowed[0].position.map(|at| at.line),
+        Some(8)
+    );
+    assert_eq!(
+        rules.examples.denied[1].position.map(|at| at.line),
+        Some(11)
+    );
     assert_eq!(rules.examples.unresolved[0].args, ["connection", "list"]);
     // Examples are not rules: the policy has exactly the rules written.
     assert_eq!(rules.deny.len(), 1);
@@ -83,8 +89,16 @@ fn every_unsatisfied_example_is_reported_in_order() {
     assert_eq!(failures[0].index, 1);
     assert_eq!(failures[0].decision, Decision::Unresolved);
     assert_eq!(
+        failures[0]
+            .example
+            .position
+            .map(|at| at.to_string())
+            .as_deref(),
+        Some("11:7")
+    );
+    assert_eq!(
         failures[0].to_string(),
-        "line 11, column 7: examples.denied[1] [\"sql\", \"-f\", \"drop.sql\"]: expected denied, \
+        "examples.denied[1] [\"sql\", \"-f\", \"drop.sql\"]: expected denied, \
          but it is unresolved (no rule decides it)"
     );
 

@@ -83,12 +83,20 @@ fn errors_from_a_parsed_file_carry_line_and_column() {
     let error = Policy::compile(&rules, &PolicySettings::default()).unwrap_err();
     assert_eq!(
         error.to_string(),
-        "line 4, column 5: deny[1]: invalid regex \"/(/\": unclosed group"
+        "deny[1]: invalid regex \"/(/\": unclosed group"
+    );
+    assert_eq!(
+        error.position(),
+        Some(jasper::yaml::Position {
+            line: 4,
+            column: Some(5)
+        })
     );
 
     let rules = parse_rules("accept:\n  - \"s3 ls\"\n  - \"  \"\n").unwrap();
     let error = Policy::compile(&rules, &PolicySettings::default()).unwrap_err();
-    assert_eq!(error.to_string(), "line 3, column 5: accept[1]: empty rule");
+    assert_eq!(error.to_string(), "accept[1]: empty rule");
+    assert_eq!(error.position().map(|at| at.line), Some(3));
 }
 
 #[test]

@@ -1,6 +1,14 @@
 //! Parsing `rules.yaml`: versions, optional lists, positions, and errors (never panics).
 
+use jasper::yaml::Position;
 use jasper::{RuleSource, RulesError, RulesFile, parse_rules};
+
+fn at(line: u64, column: u64) -> Position {
+    Position {
+        line,
+        column: Some(column),
+    }
+}
 
 #[test]
 fn supported_versions_and_absent_version() {
@@ -22,43 +30,28 @@ fn supported_versions_and_absent_version() {
 
 #[test]
 fn unsupported_versions_are_errors_with_line() {
+    // (text, line of the value, the version as the message quotes it); the value is at column 10.
     let table = [
-        (
-            "version: \"2\"",
-            "line 1, column 10: unsupported rules version \"2\" (supported: \"1\", \"1.0\")",
-        ),
-        (
-            "deny: []\nversion: 2\n",
-            "line 2, column 10: unsupported rules version 2 (supported: \"1\", \"1.0\")",
-        ),
-        (
-            "version: \"1.1\"",
-            "line 1, column 10: unsupported rules version \"1.1\" (supported: \"1\", \"1.0\")",
-        ),
-        (
-            "version: 0",
-            "line 1, column 10: unsupported rules version 0 (supported: \"1\", \"1.0\")",
-        ),
-        (
-            "version: -1",
-            "line 1, column 10: unsupported rules version -1 (supported: \"1\", \"1.0\")",
-        ),
-        (
-            "version: 1.5",
-            "line 1, column 10: unsupported rules version 1.5 (supported: \"1\", \"1.0\")",
-        ),
-        (
-            "version: v1",
-            "line 1, column 10: unsupported rules version \"v1\" (supported: \"1\", \"1.0\")",
-        ),
+        ("version: \"2\"", 1, "\"2\""),
+        ("deny: []\nversion: 2\n", 2, "2"),
+        ("version: \"1.1\"", 1, "\"1.1\""),
+        ("version: 0", 1, "0"),
+        ("version: -1", 1, "-1"),
+        ("version: 1.5", 1, "1.5"),
+        ("version: v1", 1, "\"v1\""),
     ];
-    for (text, message) in table {
+    for (text, line, found) in table {
         let error = parse_rules(text).unwrap_err();
         assert!(
-            matches!(error, RulesError::UnsupportedVersion { line: Some(_), .. }),
+            matches!(error, RulesError::UnsupportedVersion { .. }),
             "{text:?}"
         );
-        assert_eq!(error.to_string(), message, "{text:?}");
+        assert_eq!(error.position(), Some(at(line, 10)), "{text:?}");
+        assert_eq!(
+            error.to_string(),
+            format!("unsupported rules version {found} (supported: \"1\", \"1.0\")"),
+            "{text:?}"
+        );
     }
 }
 
@@ -71,19 +64,16 @@ fn rules_keep_text_order_and_position() {
         RulesFile {
             deny: vec![RuleSource {
                 text: "ecs execute-command".into(),
-                line: Some(3),
-                column: Some(5)
+                position: Some(at(3, 5))
             }],
             accept: vec![
                 RuleSource {
                     text: "s3 ls".into(),
-                    line: Some(5),
-                    column: Some(5)
+                    position: Some(at(5, 5))
                 },
                 RuleSource {
                     text: "/^ec2 /i".into(),
-                    line: Some(6),
-                    column: Some(5)
+                    position: Some(at(6, 5))
                 },
             ],
             examples: Default::default(),
@@ -128,7 +118,7 @@ fn malformed_documents_are_errors_with_a_position() {
     ];
     for text in table {
         match parse_rules(text) {
-            Err(RulesError::Yaml(error)) => assert!(error.line.is_some(), "{text:?}: {error}"),
+            Err(RulesError::Yaml(error)) => assert!(error.position.is_some(), "{text:?}: {error}"),
             other => panic!("{text:?}: expected a YAML error, got {other:?}"),
         }
     }
@@ -152,7 +142,7 @@ fn alias_bombs_hit_the_budget() {
     }
     let error = parse_rules(&laughs).unwrap_err();
     assert!(
-        matches!(error, RulesError::Yaml(ref yaml) if yaml.line.is_some()),
+        matches!(error, RulesError::Yaml(ref yaml) if yaml.position.is_some()),
         "{error}"
     );
 }
