@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use jasper::yaml::{Position, Value, located};
 use serde::Deserialize;
+use strict_yaml::{Position, Value, located};
 
 /// Largest accepted `max_output_bytes`: the captured output is held in memory and sent back
 /// over MCP, so an unbounded value would let one call exhaust the server.
@@ -118,7 +118,7 @@ impl Settings {
         }) {
             RawSettings::default()
         } else {
-            jasper::yaml::from_str(text).map_err(|error| SettingsError::Yaml {
+            strict_yaml::from_str(text).map_err(|error| SettingsError::Yaml {
                 path: path.to_path_buf(),
                 position: error.position,
                 message: error.message,

@@ -39,7 +39,7 @@ struct IdentityRecord {
 /// The identity confirmed within `ttl_seconds`, if any.
 pub fn fresh_identity(path: &Path, ttl_seconds: u64, now: u64) -> Option<String> {
     let text = crate::files::read_optional_text(path, MAX_CACHE_BYTES).ok()??;
-    let record: IdentityRecord = jasper::yaml::from_str(&text).ok()?;
+    let record: IdentityRecord = strict_yaml::from_str(&text).ok()?;
     let fresh =
         record.version == "1" && record.checked_at <= now && now - record.checked_at < ttl_seconds;
     fresh.then_some(record.identity)

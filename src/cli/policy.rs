@@ -170,7 +170,7 @@ fn show(provider: &Provider, target: Option<&Target>) -> Result<(), CliError> {
     for failure in jasper::check_examples(&compiled, &rules.examples) {
         crate::human::progress(&format!(
             "warning: {}: {failure}",
-            jasper::yaml::located(effective.path.display(), failure.example.position)
+            strict_yaml::located(effective.path.display(), failure.example.position)
         ));
     }
     Ok(())
@@ -471,7 +471,7 @@ fn check_all(provider: &Provider, target: Option<&Target>, json: bool) -> Result
         for failure in &failures {
             crate::human::data(&format!(
                 "FAIL {}: {failure}",
-                jasper::yaml::located(effective.path.display(), failure.example.position)
+                strict_yaml::located(effective.path.display(), failure.example.position)
             ));
         }
         crate::human::data(&format!(

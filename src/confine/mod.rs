@@ -259,7 +259,7 @@ mod tests {
             struct Wrapper {
                 mode: Mode,
             }
-            let decoded: Wrapper = jasper::yaml::from_str(&yaml).unwrap();
+            let decoded: Wrapper = strict_yaml::from_str(&yaml).unwrap();
             assert_eq!(decoded.mode, mode);
         }
     }

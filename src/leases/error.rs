@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use jasper::yaml::{Position, located};
+use strict_yaml::{Position, located};
 
 use crate::atomic::WriteError;
 use crate::registry::RegistryError;

@@ -29,7 +29,7 @@ pub(super) const MAX_FILE_BYTES: u64 = 1024 * 1024;
 /// Why a state file was refused, with the position when the YAML decoder knows it.
 #[derive(Debug)]
 pub(super) struct Problem {
-    pub position: Option<jasper::yaml::Position>,
+    pub position: Option<strict_yaml::Position>,
     pub message: String,
 }
 
@@ -42,8 +42,8 @@ impl Problem {
     }
 }
 
-impl From<jasper::yaml::YamlError> for Problem {
-    fn from(error: jasper::yaml::YamlError) -> Self {
+impl From<strict_yaml::YamlError> for Problem {
+    fn from(error: strict_yaml::YamlError) -> Self {
         Self {
             position: error.position,
             message: error.message,
@@ -62,7 +62,7 @@ struct Header {
 struct RawState {
     #[allow(dead_code)]
     version: String,
-    #[serde(deserialize_with = "jasper::yaml::whole_number")]
+    #[serde(deserialize_with = "strict_yaml::whole_number")]
     revision: u64,
     entries: Vec<RawEntry>,
 }
@@ -72,13 +72,13 @@ struct RawState {
 struct RawEntry {
     alias: String,
     binding_sha256: String,
-    #[serde(deserialize_with = "jasper::yaml::whole_number")]
+    #[serde(deserialize_with = "strict_yaml::whole_number")]
     expires_at: u64,
 }
 
 /// The revision and entries of a version 1 state file, or why it is refused.
 pub(super) fn decode(text: &str) -> Result<(u64, Vec<LeaseEntry>), Problem> {
-    let header: Header = jasper::yaml::from_str(text)?;
+    let header: Header = strict_yaml::from_str(text)?;
     match header.version.as_deref() {
         Some(VERSION) => {}
         Some(other) => {
@@ -89,7 +89,7 @@ pub(super) fn decode(text: &str) -> Result<(u64, Vec<LeaseEntry>), Problem> {
         }
         None => return Err(Problem::at("version".into(), "is missing")),
     }
-    let raw: RawState = jasper::yaml::from_str(text)?;
+    let raw: RawState = strict_yaml::from_str(text)?;
     let mut seen = BTreeSet::new();
     let mut entries = Vec::with_capacity(raw.entries.len());
     for (index, entry) in raw.entries.into_iter().enumerate() {

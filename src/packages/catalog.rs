@@ -174,7 +174,7 @@ pub fn parse_index(location: &str, bytes: &[u8]) -> Result<Vec<Entry>, PackageEr
         location: location.to_string(),
         message: "not valid UTF-8".into(),
     })?;
-    let index: Index = jasper::yaml::from_str(text).map_err(|error| PackageError::Yaml {
+    let index: Index = strict_yaml::from_str(text).map_err(|error| PackageError::Yaml {
         location: location.to_string(),
         position: error.position,
         message: error.message,

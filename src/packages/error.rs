@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use jasper::yaml::{Position, located};
+use strict_yaml::{Position, located};
 
 use crate::atomic::WriteError;
 use crate::policy::PolicyFileError;

@@ -105,7 +105,7 @@ impl Lock {
 
     /// Parses and checks the text of the lock at `location` (used for messages).
     pub fn parse(location: &str, text: &str) -> Result<Lock, PackageError> {
-        let raw: RawLock = jasper::yaml::from_str(text).map_err(|error| PackageError::Yaml {
+        let raw: RawLock = strict_yaml::from_str(text).map_err(|error| PackageError::Yaml {
             location: location.to_string(),
             position: error.position,
             message: error.message,

@@ -238,7 +238,7 @@ fn check_setup_rules(
     if let Some(first) = failures.first() {
         return Err(PackageError::Content {
             // The position is the first failing example's.
-            location: jasper::yaml::located(location, first.example.position).to_string(),
+            location: strict_yaml::located(location, first.example.position).to_string(),
             message: format!(
                 "{} of {} examples fail, first: {first}",
                 failures.len(),
@@ -303,7 +303,7 @@ fn read_declared(
 
 fn decode<T: serde::de::DeserializeOwned>(location: &str, bytes: &[u8]) -> Result<T, PackageError> {
     let text = utf8(location, bytes)?;
-    jasper::yaml::from_str(text).map_err(|error| PackageError::Yaml {
+    strict_yaml::from_str(text).map_err(|error| PackageError::Yaml {
         location: location.to_string(),
         position: error.position,
         message: error.message,

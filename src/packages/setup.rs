@@ -69,7 +69,7 @@ pub fn setup(provider: &Provider, name: &str) -> Result<Applied, PackageError> {
     if let Some(first) = failures.first() {
         return Err(PackageError::Content {
             // The position is the first failing example's.
-            location: jasper::yaml::located(setup_path.display(), first.example.position)
+            location: strict_yaml::located(setup_path.display(), first.example.position)
                 .to_string(),
             message: format!(
                 "{} of {} examples fail with this provider's settings, first: {first}",

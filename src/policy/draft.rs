@@ -70,7 +70,7 @@ pub fn review_draft(
             rules.examples.len()
         );
         for failure in &failures {
-            let at = jasper::yaml::located(draft_path.display(), failure.example.position);
+            let at = strict_yaml::located(draft_path.display(), failure.example.position);
             reason.push_str(&format!("\n  {at}: {failure}"));
         }
         return Review::Rejected { reason };

@@ -6,8 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use jasper::yaml::located;
 use jasper::{Policy, PolicyError, PolicySettings, RulesError, RulesFile};
+use strict_yaml::located;
 
 use crate::registry::{Provider, Target};
 

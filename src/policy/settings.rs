@@ -22,7 +22,7 @@ mod tests {
 
     #[test]
     fn every_setting_is_carried_over() {
-        let config: registry::Policy = jasper::yaml::from_str(
+        let config: registry::Policy = strict_yaml::from_str(
             "minimum_accept_tokens: 2\nforbidden_args: [-f]\nforbidden_value_prefixes: [\"file://\"]\nignore_args: {leading: 1, flags: [--format]}\ngrant_rule: legacy\n",
         )
         .unwrap();

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use jasper::yaml::{Position, located};
+use strict_yaml::{Position, located};
 
 /// Why the provider registry could not be loaded.
 #[derive(Debug, thiserror::Error)]

@@ -231,7 +231,7 @@ pub(super) fn decode<T: serde::de::DeserializeOwned>(
         position: None,
         message: format!("not valid UTF-8: {error}"),
     })?;
-    jasper::yaml::from_str(text).map_err(|error| RegistryError::Yaml {
+    strict_yaml::from_str(text).map_err(|error| RegistryError::Yaml {
         path: path.to_path_buf(),
         position: error.position,
         message: error.message,

@@ -49,7 +49,7 @@ pub struct ProviderConfig {
 #[serde(deny_unknown_fields)]
 pub struct Limits {
     /// How long this provider's command may run, in seconds; 0 for no limit.
-    #[serde(default, deserialize_with = "jasper::yaml::optional_whole_number")]
+    #[serde(default, deserialize_with = "strict_yaml::optional_whole_number")]
     pub call_timeout_seconds: Option<u64>,
 }
 
@@ -86,7 +86,7 @@ pub struct Policy {
     /// An `accept` rule shorter than this many tokens is ignored.
     #[serde(
         default = "default_minimum_accept_tokens",
-        deserialize_with = "jasper::yaml::whole_number"
+        deserialize_with = "strict_yaml::whole_number"
     )]
     pub minimum_accept_tokens: usize,
     /// Arguments denied in any position, bare or as `--flag=value`.
@@ -141,7 +141,7 @@ pub struct Auth {
     /// How long a successful validation is trusted.
     #[serde(
         default = "default_cache_ttl_seconds",
-        deserialize_with = "jasper::yaml::whole_number"
+        deserialize_with = "strict_yaml::whole_number"
     )]
     pub cache_ttl_seconds: u64,
 }
@@ -244,7 +244,7 @@ pub struct IdentityProbe {
     /// Top-level JSON field holding the identity (e.g. `Account`).
     pub field: String,
     /// Defaults to `auth.cache_ttl_seconds`; see [`Auth::identity_ttl_seconds`].
-    #[serde(default, deserialize_with = "jasper::yaml::optional_whole_number")]
+    #[serde(default, deserialize_with = "strict_yaml::optional_whole_number")]
     pub cache_ttl_seconds: Option<u64>,
 }
 

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::yaml::{Position, YamlError, located};
+use strict_yaml::{Position, YamlError, located};
 
 /// `rules.yaml` could not be read as a rules file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

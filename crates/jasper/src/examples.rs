@@ -7,7 +7,7 @@ use std::fmt;
 
 use crate::decision::Decision;
 use crate::policy::Policy;
-use crate::yaml::Position;
+use strict_yaml::Position;
 
 /// The `examples` block: vectors grouped by the outcome the policy must give them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

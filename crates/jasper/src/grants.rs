@@ -4,7 +4,7 @@
 use crate::error::GrantsIssue;
 use crate::fingerprint::from_hex;
 use crate::grant::{GrantEntry, GrantMatcher, GrantMode};
-use crate::loose::Loose;
+use strict_yaml::loose::Loose;
 
 /// The grants of one scope, plus what was refused while reading them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -88,7 +88,7 @@ fn read(text: &str, issues: &mut Vec<GrantsIssue>) -> Option<Vec<GrantEntry>> {
         issues.push(GrantsIssue::Legacy);
         return None;
     }
-    let document = match crate::yaml::from_str::<Loose>(text) {
+    let document = match strict_yaml::from_str::<Loose>(text) {
         Ok(document) => document,
         Err(error) => {
             issues.push(GrantsIssue::Malformed(error));

@@ -19,14 +19,12 @@ mod examples;
 mod fingerprint;
 mod grant;
 mod grants;
-mod loose;
 mod policy;
 mod regexes;
 mod rule;
 mod rules;
 mod settings;
 mod trie;
-pub mod yaml;
 
 pub use decision::{Decision, Evaluation};
 pub use error::{

@@ -6,11 +6,11 @@ use std::fmt;
 
 use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
-use serde_saphyr::Spanned;
+use strict_yaml::Spanned;
 
 use crate::error::RulesError;
 use crate::examples::{Example, Examples};
-use crate::yaml::Position;
+use strict_yaml::Position;
 
 /// The rule lists of a `rules.yaml`, in file order, not yet compiled.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -72,7 +72,7 @@ impl RulesFile {
 /// list of argument vectors (lists of strings). Any other key is an error. An empty document is
 /// an empty rules file (nothing is allowed).
 pub fn parse_rules(text: &str) -> Result<RulesFile, RulesError> {
-    let raw: RawRules = crate::yaml::from_str(text)?;
+    let raw: RawRules = strict_yaml::from_str(text)?;
     if let Some(version) = raw.version
         && !version.value.is_supported()
     {

@@ -25,7 +25,7 @@ pub struct PolicySettings {
 #[serde(deny_unknown_fields)]
 pub struct IgnoreArgs {
     /// How many leading tokens to drop.
-    #[serde(default, deserialize_with = "crate::yaml::whole_number")]
+    #[serde(default, deserialize_with = "strict_yaml::whole_number")]
     pub leading: usize,
     /// Flags to drop: a bare flag also drops the next token (its value); `flag=value` drops
     /// only itself.

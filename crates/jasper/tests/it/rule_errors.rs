@@ -87,7 +87,7 @@ fn errors_from_a_parsed_file_carry_line_and_column() {
     );
     assert_eq!(
         error.position(),
-        Some(jasper::yaml::Position {
+        Some(strict_yaml::Position {
             line: 4,
             column: Some(5)
         })

@@ -1,7 +1,7 @@
 //! Parsing `rules.yaml`: versions, optional lists, positions, and errors (never panics).
 
-use jasper::yaml::Position;
 use jasper::{RuleSource, RulesError, RulesFile, parse_rules};
+use strict_yaml::Position;
 
 fn at(line: u64, column: u64) -> Position {
     Position {

@@ -10,7 +10,12 @@ use std::fmt;
 use serde::de::DeserializeOwned;
 use serde_saphyr::budget::BudgetBreach;
 use serde_saphyr::options::AliasLimits;
-use serde_saphyr::{Budget, DuplicateKeyPolicy, Location, Options, Spanned};
+use serde_saphyr::{Budget, DuplicateKeyPolicy, Options};
+
+pub mod loose;
+
+/// The span wrapper rules use to keep each entry's position.
+pub use serde_saphyr::{Location, Spanned};
 
 use crate::loose::Loose;
 
@@ -26,7 +31,7 @@ pub struct Position {
 
 impl Position {
     /// The position of a decoder location; the decoder reports 0 for what it does not know.
-    pub(crate) fn of(location: Location) -> Option<Position> {
+    pub fn of(location: Location) -> Option<Position> {
         (location.line() > 0).then(|| Position {
             line: location.line(),
             column: (location.column() > 0).then(|| location.column()),

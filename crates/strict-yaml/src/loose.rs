@@ -1,5 +1,5 @@
 //! A permissive YAML value, so the grants reader can judge each entry on its own instead of
-//! refusing a whole file for one bad entry. Depth and size are bounded by `crate::yaml`.
+//! refusing a whole file for one bad entry. Depth and size are bounded by the decoder (`crate::from_str`).
 
 use std::fmt;
 
@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Loose {
+pub enum Loose {
     Null,
     Bool(bool),
     Unsigned(u64),
@@ -20,7 +20,7 @@ pub(crate) enum Loose {
 
 impl Loose {
     /// The value of `key` when `self` is a mapping.
-    pub(crate) fn get(&self, key: &str) -> Option<&Loose> {
+    pub fn get(&self, key: &str) -> Option<&Loose> {
         match self {
             Loose::Map(pairs) => pairs
                 .iter()
@@ -31,7 +31,7 @@ impl Loose {
     }
 
     /// A non-negative YAML integer (never a float or a numeric string).
-    pub(crate) fn as_u64(&self) -> Option<u64> {
+    pub fn as_u64(&self) -> Option<u64> {
         match self {
             Loose::Unsigned(value) => Some(*value),
             Loose::Signed(value) => u64::try_from(*value).ok(),
@@ -40,7 +40,7 @@ impl Loose {
     }
 
     /// The first key of a mapping that is not in `allowed`, rendered for a message.
-    pub(crate) fn unknown_key(&self, allowed: &[&str]) -> Option<String> {
+    pub fn unknown_key(&self, allowed: &[&str]) -> Option<String> {
         let Loose::Map(pairs) = self else {
             return None;
         };
