@@ -10,6 +10,7 @@ pub mod audit;
 pub mod auth;
 pub mod cli;
 pub mod confine;
+pub mod console;
 pub mod digest;
 pub mod dispatch;
 pub mod doctor;
@@ -18,7 +19,6 @@ pub mod files;
 pub mod grants;
 #[cfg(feature = "gui")]
 mod gui;
-pub mod human;
 pub mod leases;
 pub mod mcp;
 pub mod packages;

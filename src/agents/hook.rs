@@ -39,7 +39,7 @@ pub fn serve(agent: Agent, root: &Path) {
         },
     };
     if let Some(answer) = answer(agent, &verdict) {
-        crate::human::data(&answer.to_string());
+        crate::console::data(&answer.to_string());
     }
 }
 

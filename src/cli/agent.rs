@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use super::{AgentCommand, CliError};
 use crate::agents::{self, Agent, Install, Locations, Pinned, Uninstall};
-use crate::human;
+use crate::console;
 use crate::paths::ConfigRoot;
 
 /// Why a `torii agent` command refused before any client file was touched.
@@ -54,9 +54,9 @@ pub fn run(command: AgentCommand, root: &ConfigRoot) -> Result<(), CliError> {
             }
             .run()?;
             for line in report {
-                human::progress(&format!("{}: {line}", agent.name()));
+                console::progress(&format!("{}: {line}", agent.name()));
             }
-            human::progress(&format!("Restart {} to load the change.", agent.client()));
+            console::progress(&format!("Restart {} to load the change.", agent.client()));
             Ok(())
         }
     }
@@ -121,8 +121,8 @@ fn list(at: &Locations, root: &ConfigRoot) -> Result<(), CliError> {
         };
         rows.push([agent.name().to_string(), client, hook, file]);
     }
-    for line in human::table(&rows) {
-        human::data(&line);
+    for line in console::table(&rows) {
+        console::data(&line);
     }
     Ok(())
 }
@@ -143,7 +143,7 @@ fn install(
             .map_err(agents::AgentError::from)?
             .file;
         let extensions = crate::atomic::containing_dir(&file).join("extensions");
-        human::progress(&format!(
+        console::progress(&format!(
             "warning: pi does not speak MCP itself. {} is read only by an MCP extension you \
              installed in pi ({}); without one the file is ignored and nothing works. If you do \
              not know which extension that is, stop here.",
@@ -151,16 +151,16 @@ fn install(
             extensions.display()
         ));
         if !yes {
-            if !human::interactive() {
+            if !console::interactive() {
                 return Err(AgentCliError::PiNeedsYes.into());
             }
-            if !human::confirm("Write the torii entry for pi's MCP extension?") {
+            if !console::confirm("Write the torii entry for pi's MCP extension?") {
                 return Err(AgentCliError::Declined.into());
             }
         }
     }
     if agents::clients::is_cargo_build(&pinned.exe) {
-        human::progress(&format!(
+        console::progress(&format!(
             "warning: this torii runs from a cargo build ({}); the client will start that \
              binary, which `cargo build` replaces and `cargo clean` deletes. Prefer an \
              installed release.",
@@ -176,35 +176,35 @@ fn install(
     }
     .run()?;
     for line in report {
-        human::progress(&format!("{}: {line}", agent.name()));
+        console::progress(&format!("{}: {line}", agent.name()));
     }
     if hook {
-        human::progress(
+        console::progress(
             "The hook blocks direct shell calls to installed providers' executables: it reduces \
              accidental bypass and is not a sandbox.",
         );
         if agent == Agent::Codex {
-            human::progress(
+            console::progress(
                 "Codex runs only hooks it trusts: the hook's trust is recorded in Codex's \
                  config.toml ([hooks.state]). It names the hook's position in hooks.json; after \
                  editing that file, run this command again.",
             );
         }
     } else if agent.hook_event().is_none() {
-        human::progress(&format!(
+        console::progress(&format!(
             "{} has no shell hook: its agent can still run provider executables in its own \
              shell. Use the client's sandbox and least-privilege credentials.",
             agent.client()
         ));
     }
-    human::progress(&format!("Restart {} to load the change.", agent.client()));
+    console::progress(&format!("Restart {} to load the change.", agent.client()));
     Ok(())
 }
 
 fn status(agent: Agent, at: &Locations, root: &ConfigRoot) -> Result<(), CliError> {
     let pinned = pinned(root)?;
     let lines = agents::status(agent, root.dir(), at, &pinned)?;
-    human::data(&format!("agent  {} ({})", agent.name(), agent.client()));
+    console::data(&format!("agent  {} ({})", agent.name(), agent.client()));
     for line in lines {
         let text = match (line.standing, line.file, line.place) {
             (Some(standing), Some(file), Some(place)) => {
@@ -212,7 +212,7 @@ fn status(agent: Agent, at: &Locations, root: &ConfigRoot) -> Result<(), CliErro
             }
             _ => "hook not supported".to_string(),
         };
-        human::data(&format!("{:<5}  {text}", line.part));
+        console::data(&format!("{:<5}  {text}", line.part));
     }
     Ok(())
 }

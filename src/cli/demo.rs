@@ -17,7 +17,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use serde_json::{Value, json};
 
-use crate::human;
+use crate::console;
 use crate::paths::ConfigRoot;
 
 const PROVIDER: &str = include_str!("../../examples/demo/git/provider.yaml");
@@ -73,28 +73,28 @@ pub fn run(user_root: &ConfigRoot) -> Result<(), DemoError> {
     std::fs::write(provider_dir.join("provider.yaml"), PROVIDER).map_err(DemoError::Setup)?;
     std::fs::write(provider_dir.join("rules.yaml"), RULES).map_err(DemoError::Setup)?;
 
-    human::data(&style.title("Torii demo"));
-    human::data(&style.dim(&format!(
+    console::data(&style.title("Torii demo"));
+    console::data(&style.dim(&format!(
         "throwaway config root {} with one provider, `git`, and a read-only policy",
         root.path().display()
     )));
     session(root.path(), &style)?;
 
-    human::data("");
-    human::data(
+    console::data("");
+    console::data(
         &style.title("Audit log (torii.log): decisions and exit codes, never output or secrets"),
     );
     let log = std::fs::read_to_string(root.path().join("torii.log")).unwrap_or_default();
     for line in log.lines() {
-        human::data(&format!("  {line}"));
+        console::data(&format!("  {line}"));
     }
-    human::data("");
-    human::data(&style.title("Use it with your own MCP client"));
-    human::data(
+    console::data("");
+    console::data(&style.title("Use it with your own MCP client"));
+    console::data(
         "  torii init && torii provider list   # then paste into the client's configuration:",
     );
     for line in client_snippet(user_root).lines() {
-        human::data(&format!("  {line}"));
+        console::data(&format!("  {line}"));
     }
     Ok(())
 }
@@ -120,7 +120,7 @@ fn script(client: &mut Client, style: &Style) -> Result<(), DemoError> {
     for tool in client.list_tools()? {
         let name = tool["name"].as_str().unwrap_or("?");
         let required = &tool["inputSchema"]["required"];
-        human::data(&format!("  {name:<14} input {required}"));
+        console::data(&format!("  {name:<14} input {required}"));
     }
 
     step(
@@ -129,8 +129,8 @@ fn script(client: &mut Client, style: &Style) -> Result<(), DemoError> {
         "It reads the policy before choosing an operation",
     );
     let view = client.call("torii_policy", json!({"provider": "git"}))?;
-    human::data(&format!("  accept {}", view["accept"]));
-    human::data(&format!("  deny   {}", view["deny"]));
+    console::data(&format!("  accept {}", view["accept"]));
+    console::data(&format!("  deny   {}", view["deny"]));
 
     let cases = [
         (
@@ -151,7 +151,7 @@ fn script(client: &mut Client, style: &Style) -> Result<(), DemoError> {
     ];
     for (number, title, args) in cases {
         step(style, number, title);
-        human::data(&format!("  args {args}"));
+        console::data(&format!("  args {args}"));
         let result = client.call("git", json!({ "args": args }))?;
         show_decision(style, &result);
     }
@@ -315,8 +315,8 @@ impl Client {
 }
 
 fn step(style: &Style, number: &str, title: &str) {
-    human::data("");
-    human::data(&style.title(&format!("{number}. {title}")));
+    console::data("");
+    console::data(&style.title(&format!("{number}. {title}")));
 }
 
 fn show_decision(style: &Style, result: &Value) {
@@ -332,7 +332,7 @@ fn show_decision(style: &Style, result: &Value) {
     } else {
         style.bad(verdict)
     };
-    human::data(&format!("  decision {painted} by {source}{rule}"));
+    console::data(&format!("  decision {painted} by {source}{rule}"));
     match result.get("execution") {
         Some(execution) => {
             let first_line = execution["stdout"]
@@ -341,24 +341,24 @@ fn show_decision(style: &Style, result: &Value) {
                 .lines()
                 .next()
                 .unwrap_or("");
-            human::data(&format!(
+            console::data(&format!(
                 "  exit {} stdout {first_line:?}",
                 execution["exit_code"]
             ));
         }
-        None => human::data(&format!(
+        None => console::data(&format!(
             "  {}",
             style.dim("no process started: the result has no `execution`")
         )),
     }
     if let Some(message) = result["message"].as_str() {
-        human::data(&format!(
+        console::data(&format!(
             "  {}",
             style.dim(&format!("message to the agent: {message}"))
         ));
     }
     if let Some(error) = result["error"].as_str() {
-        human::data(&format!("  error {error}"));
+        console::data(&format!("  error {error}"));
     }
 }
 

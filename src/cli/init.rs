@@ -14,7 +14,7 @@ pub fn run(root: &ConfigRoot) -> Result<(), CliError> {
     if settings.exists() {
         // Keep the operator's file, but say if it would stop the server.
         Settings::load(&settings)?;
-        crate::human::progress(&format!(
+        crate::console::progress(&format!(
             "{} already exists; left unchanged",
             settings.display()
         ));
@@ -24,9 +24,9 @@ pub fn run(root: &ConfigRoot) -> Result<(), CliError> {
             Settings::default_file().as_bytes(),
             Mode::Private,
         )?;
-        crate::human::progress(&format!("created {}", settings.display()));
+        crate::console::progress(&format!("created {}", settings.display()));
     }
-    crate::human::data(&root.dir().display().to_string());
+    crate::console::data(&root.dir().display().to_string());
     Ok(())
 }
 

@@ -105,7 +105,7 @@ pub fn run(command: Command, root: &ConfigRoot) -> Result<(), CliError> {
         Command::Demo => Ok(demo::run(root)?),
         Command::Init => init::run(root),
         Command::ConfigDir => {
-            crate::human::data(&root.dir().display().to_string());
+            crate::console::data(&root.dir().display().to_string());
             Ok(())
         }
         Command::Provider { command } => provider::run(command, root),
@@ -130,7 +130,7 @@ fn doctor(root: &ConfigRoot) -> Result<(), CliError> {
         .map_err(CliError::Exe)?;
     let findings = examine(&Subject { exe: &exe, root });
     for line in render(&findings) {
-        crate::human::data(&line);
+        crate::console::data(&line);
     }
     match findings
         .iter()
@@ -148,7 +148,7 @@ fn self_upgrade(check: bool) -> Result<(), CliError> {
     let current = Version::current();
     if check {
         let latest = release::latest()?;
-        crate::human::data(&if latest > current {
+        crate::console::data(&if latest > current {
             format!("torii {current} is installed; {latest} is available (torii self upgrade)")
         } else {
             format!("torii {current} is up to date (latest release {latest})")
@@ -161,11 +161,11 @@ fn self_upgrade(check: bool) -> Result<(), CliError> {
     // The `torii.exe.old` the previous upgrade had to leave (it was running), before anything
     // can fail: this is the "next time" it is removed.
     if let Some(message) = release::remove_leftover(&exe, Platform::CURRENT) {
-        crate::human::progress(&message);
+        crate::console::progress(&message);
     }
     let latest = release::latest()?;
     if latest <= current {
-        crate::human::progress(&format!(
+        crate::console::progress(&format!(
             "already up to date: torii {current} (latest release {latest})"
         ));
         return Ok(());
@@ -181,7 +181,7 @@ fn self_upgrade(check: bool) -> Result<(), CliError> {
     } else {
         String::new()
     };
-    crate::human::progress(&format!(
+    crate::console::progress(&format!(
         "upgraded torii {current} to {latest} at {}; the config root was not touched. Restart \
          your MCP clients: a running client keeps the old binary until then.{kept}",
         exe.display()

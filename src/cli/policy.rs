@@ -147,8 +147,8 @@ fn show(provider: &Provider, target: Option<&Target>) -> Result<(), CliError> {
     let effective = policy::effective(provider, target).map_err(PolicyCliError::from)?;
     let text = policy::read_rules_text(&effective.path).map_err(PolicyCliError::from)?;
     let settings = settings(provider);
-    crate::human::data(&format!("# {}", describe(provider, &effective)));
-    crate::human::data(&format!(
+    crate::console::data(&format!("# {}", describe(provider, &effective)));
+    crate::console::data(&format!(
         "# provider.yaml policy: minimum_accept_tokens {}, forbidden_args {:?}, forbidden_value_prefixes {:?}, ignore_args leading {} flags {:?}",
         settings.minimum_accept_tokens.max(1),
         settings.forbidden_args,
@@ -157,18 +157,18 @@ fn show(provider: &Provider, target: Option<&Target>) -> Result<(), CliError> {
         settings.ignore_args.flags
     ));
     for line in text.lines() {
-        crate::human::data(line);
+        crate::console::data(line);
     }
     let (rules, compiled) =
         policy::compile(&effective.path, &text, &settings).map_err(PolicyCliError::from)?;
     for rule in compiled.ignored_accepts() {
-        crate::human::progress(&format!(
+        crate::console::progress(&format!(
             "warning: accept {rule:?} has fewer than minimum_accept_tokens ({}) tokens and is ignored",
             settings.minimum_accept_tokens
         ));
     }
     for failure in jasper::check_examples(&compiled, &rules.examples) {
-        crate::human::progress(&format!(
+        crate::console::progress(&format!(
             "warning: {}: {failure}",
             strict_yaml::located(effective.path.display(), failure.example.position)
         ));
@@ -233,7 +233,7 @@ fn edit(provider: &Provider, target: Option<&Target>, create: bool) -> Result<()
         .unwrap_or(Path::new("."))
         .join(DRAFT_FILE);
     if draft.exists() {
-        crate::human::progress(&format!(
+        crate::console::progress(&format!(
             "resuming the draft kept from an earlier edit: {} (delete it to start again from the live policy)",
             draft.display()
         ));
@@ -256,7 +256,7 @@ fn edit(provider: &Provider, target: Option<&Target>, create: bool) -> Result<()
                 } else {
                     "left as it was"
                 };
-                crate::human::progress(&format!("no changes; {} {what}", plan.live.display()));
+                crate::console::progress(&format!("no changes; {} {what}", plan.live.display()));
                 return Ok(());
             }
             Review::Accepted {
@@ -264,7 +264,7 @@ fn edit(provider: &Provider, target: Option<&Target>, create: bool) -> Result<()
             } => {
                 apply(&plan, &text, &draft)?;
                 for rule in ignored_accepts {
-                    crate::human::progress(&format!(
+                    crate::console::progress(&format!(
                         "warning: accept {rule:?} has fewer than minimum_accept_tokens ({}) tokens and is ignored",
                         settings.minimum_accept_tokens
                     ));
@@ -272,9 +272,9 @@ fn edit(provider: &Provider, target: Option<&Target>, create: bool) -> Result<()
                 return Ok(());
             }
             Review::Rejected { reason } => {
-                if crate::human::interactive() {
-                    crate::human::progress(&format!("the draft was rejected: {reason}"));
-                    if crate::human::confirm("Reopen the editor to fix it?") {
+                if crate::console::interactive() {
+                    crate::console::progress(&format!("the draft was rejected: {reason}"));
+                    if crate::console::confirm("Reopen the editor to fix it?") {
                         continue;
                     }
                 }
@@ -328,7 +328,7 @@ fn apply(plan: &EditPlan, text: &str, draft: &Path) -> Result<(), CliError> {
     atomic::write(&plan.live, text.as_bytes(), Mode::Private)?;
     remove_draft(draft)?;
     let verb = if plan.creating { "created" } else { "updated" };
-    crate::human::progress(&format!(
+    crate::console::progress(&format!(
         "{verb} {}; the next call reads it, no restart needed",
         plan.live.display()
     ));
@@ -387,13 +387,13 @@ fn check_one(
                 "policy": effective.path.display().to_string(),
                 "ignored_accepts": [],
             });
-            crate::human::data(&value.to_string());
+            crate::console::data(&value.to_string());
         } else {
-            crate::human::data("decision: denied");
-            crate::human::data("source: locked-option");
-            crate::human::data(&format!("rule: locked option {flag:?}"));
-            crate::human::data(&format!("policy: {}", effective.path.display()));
-            crate::human::progress(
+            crate::console::data("decision: denied");
+            crate::console::data("source: locked-option");
+            crate::console::data(&format!("rule: locked option {flag:?}"));
+            crate::console::data(&format!("policy: {}", effective.path.display()));
+            crate::console::progress(
                 "the target alias fixes the context, identity and endpoint: the server refuses \
                  this flag before it reads the policy",
             );
@@ -413,11 +413,11 @@ fn check_one(
             "policy": effective.path.display().to_string(),
             "ignored_accepts": ignored_accept_matches,
         });
-        crate::human::data(&value.to_string());
+        crate::console::data(&value.to_string());
         return Ok(());
     }
-    crate::human::data(&format!("decision: {word}"));
-    crate::human::data(&format!("source: {}", source.unwrap_or("-")));
+    crate::console::data(&format!("decision: {word}"));
+    crate::console::data(&format!("source: {}", source.unwrap_or("-")));
     let rule_line = match (&decision, rule) {
         (Decision::Forbidden { .. }, Some(arg)) => format!("rule: forbidden_args {arg:?}"),
         (Decision::ForbiddenValue { .. }, Some(prefix)) => {
@@ -426,15 +426,15 @@ fn check_one(
         (_, Some(rule)) => format!("rule: {rule}"),
         (_, None) => "rule: -".to_string(),
     };
-    crate::human::data(&rule_line);
-    crate::human::data(&format!("policy: {}", effective.path.display()));
+    crate::console::data(&rule_line);
+    crate::console::data(&format!("policy: {}", effective.path.display()));
     if decision == Decision::Unresolved {
-        crate::human::progress(
+        crate::console::progress(
             "no rule decides this call: at call time an active grant or a human decides, else it is denied",
         );
     }
     for rule in ignored_accept_matches {
-        crate::human::progress(&format!(
+        crate::console::progress(&format!(
             "note: accept {rule:?} would match but is ignored (fewer than minimum_accept_tokens tokens)"
         ));
     }
@@ -466,22 +466,22 @@ fn check_all(provider: &Provider, target: Option<&Target>, json: bool) -> Result
             "examples": examples.len(),
             "failures": failed,
         });
-        crate::human::data(&value.to_string());
+        crate::console::data(&value.to_string());
     } else {
         for failure in &failures {
-            crate::human::data(&format!(
+            crate::console::data(&format!(
                 "FAIL {}: {failure}",
                 strict_yaml::located(effective.path.display(), failure.example.position)
             ));
         }
-        crate::human::data(&format!(
+        crate::console::data(&format!(
             "{} examples, {} failed: {}",
             examples.len(),
             failures.len(),
             effective.path.display()
         ));
         if examples.is_empty() {
-            crate::human::progress(
+            crate::console::progress(
                 "this policy has no examples; add an `examples` block (see the policies chapter)",
             );
         }

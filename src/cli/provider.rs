@@ -24,7 +24,7 @@ pub fn run(command: ProviderCommand, root: &ConfigRoot) -> Result<(), CliError> 
 fn list(root: &ConfigRoot) -> Result<(), CliError> {
     let registry = Registry::load(root.dir())?;
     if registry.is_empty() {
-        crate::human::progress(&format!(
+        crate::console::progress(&format!(
             "no providers installed in {}",
             root.providers_dir().display()
         ));
@@ -37,7 +37,7 @@ fn list(root: &ConfigRoot) -> Result<(), CliError> {
             None => ("local".to_string(), "local".to_string()),
             Some(Ok(lock)) => (lock.package_version, lock.origin.describe()),
             Some(Err(error)) => {
-                crate::human::progress(&format!("warning: {}", crate::errors::chain(&error)));
+                crate::console::progress(&format!("warning: {}", crate::errors::chain(&error)));
                 ("?".to_string(), "invalid lock".to_string())
             }
         };
@@ -49,8 +49,8 @@ fn list(root: &ConfigRoot) -> Result<(), CliError> {
             origin,
         ]);
     }
-    for line in crate::human::table(&rows) {
-        crate::human::data(&line);
+    for line in crate::console::table(&rows) {
+        crate::console::data(&line);
     }
     Ok(())
 }
@@ -61,7 +61,7 @@ fn search(query: Option<&str>) -> Result<(), CliError> {
     let found = catalog.search(query);
     if found.is_empty() {
         let what = query.map_or(String::new(), |query| format!(" matching {query:?}"));
-        crate::human::progress(&format!(
+        crate::console::progress(&format!(
             "no providers{what} in {}",
             catalog.location.describe()
         ));
@@ -79,15 +79,15 @@ fn search(query: Option<&str>) -> Result<(), CliError> {
                 .join(" "),
         ]);
     }
-    for line in crate::human::table(&rows) {
-        crate::human::data(&line);
+    for line in crate::console::table(&rows) {
+        crate::console::data(&line);
     }
     Ok(())
 }
 
 fn install(root: &ConfigRoot, source: &str) -> Result<(), CliError> {
     let installed = packages::install(root, source)?;
-    crate::human::progress(&format!(
+    crate::console::progress(&format!(
         "installed {} {} (tool {}) from {} into {}",
         installed.name,
         installed.package_version,
@@ -95,17 +95,17 @@ fn install(root: &ConfigRoot, source: &str) -> Result<(), CliError> {
         installed.label,
         installed.dir.display()
     ));
-    crate::human::progress(
+    crate::console::progress(
         "its policy is empty: nothing the agent sends is allowed by rules until you write one",
     );
     for setup in &installed.setups {
-        crate::human::progress(&format!(
+        crate::console::progress(&format!(
             "  to apply the curated setup: torii provider setup {} {setup}",
             installed.name
         ));
     }
-    crate::human::progress("restart the MCP server to publish the new tool");
-    crate::human::data(&installed.dir.display().to_string());
+    crate::console::progress("restart the MCP server to publish the new tool");
+    crate::console::data(&installed.dir.display().to_string());
     Ok(())
 }
 
@@ -113,7 +113,7 @@ fn apply_setup(root: &ConfigRoot, key: &str, setup: &str) -> Result<(), CliError
     let registry = Registry::load(root.dir())?;
     let provider = lookup::provider(&registry, key, Prefer::Name)?;
     let applied = packages::setup(provider, setup)?;
-    crate::human::progress(&format!(
+    crate::console::progress(&format!(
         "applied setup {setup} to {}: {} deny, {} accept rules, {} examples",
         applied.path.display(),
         applied.deny,
@@ -121,11 +121,11 @@ fn apply_setup(root: &ConfigRoot, key: &str, setup: &str) -> Result<(), CliError
         applied.examples
     ));
     for rule in &applied.ignored_accepts {
-        crate::human::progress(&format!(
+        crate::console::progress(&format!(
             "warning: accept {rule:?} is narrower than minimum_accept_tokens and is ignored"
         ));
     }
-    crate::human::progress("review it with `torii policy show`; no restart is needed");
+    crate::console::progress("review it with `torii policy show`; no restart is needed");
     Ok(())
 }
 
@@ -133,12 +133,12 @@ fn upgrade(root: &ConfigRoot, key: &str) -> Result<(), CliError> {
     let registry = Registry::load(root.dir())?;
     let provider = lookup::provider(&registry, key, Prefer::Name)?;
     let upgraded = packages::upgrade(root, provider)?;
-    crate::human::progress(&format!(
+    crate::console::progress(&format!(
         "upgraded {} from {} to {} ({}); rules, .env, grants, targets and sessions were not touched",
         upgraded.name, upgraded.from_version, upgraded.to_version, upgraded.label
     ));
     if upgraded.environment_changed {
-        crate::human::progress(&format!(
+        crate::console::progress(&format!(
             "the package's environment example changed; compare it with your .env: {}",
             provider
                 .dir()
@@ -147,6 +147,6 @@ fn upgrade(root: &ConfigRoot, key: &str) -> Result<(), CliError> {
                 .display()
         ));
     }
-    crate::human::progress("restart the MCP server to load the new provider.yaml");
+    crate::console::progress("restart the MCP server to load the new provider.yaml");
     Ok(())
 }

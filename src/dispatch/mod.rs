@@ -16,10 +16,10 @@ mod human;
 mod lease_gate;
 mod locked;
 mod outcome;
-mod policy;
-mod policy_view;
+mod policy_tool;
 #[cfg(feature = "test-hooks")]
 mod responder;
+mod rules_cache;
 mod session;
 mod stop;
 
@@ -37,8 +37,8 @@ pub use locked::{find_locked, locked_options};
 pub(crate) use outcome::relative_to_root;
 use outcome::{Allowed, AllowedBy};
 pub use outcome::{CallOutcome, DecisionView, Source, Verdict};
-pub use policy::PolicyCache;
-pub use policy_view::{PolicyAnswer, PolicyFailure, PolicyView, PolicyViewError};
+pub use policy_tool::{PolicyAnswer, PolicyFailure, PolicyView, PolicyViewError};
+pub use rules_cache::PolicyCache;
 pub use session::ReauthError;
 use stop::{CallError, Step, Stop, blocking};
 
@@ -96,7 +96,7 @@ impl Dispatcher {
             &programs(&registry),
         );
         if let Some(warning) = confinement.warning() {
-            crate::human::progress(&format!("torii: {warning}"));
+            crate::console::progress(&format!("torii: {warning}"));
             audit.record(
                 "torii",
                 Event::ConfinementUnavailable,
@@ -105,7 +105,7 @@ impl Dispatcher {
             );
         }
         if let Some(notice) = confinement.notice() {
-            crate::human::progress(&format!("torii: {notice}"));
+            crate::console::progress(&format!("torii: {notice}"));
         }
         Self {
             root: root.dir().to_path_buf(),

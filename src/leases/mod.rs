@@ -31,12 +31,12 @@
 //!
 //! Files: `store.rs` (file system, lock, compare-and-swap), `state.rs` (entries and the
 //! authorization check), `change.rs` (replace, add, revoke), `file.rs` (the YAML format),
-//! `lock.rs`, `minutes.rs` (duration), `error.rs`.
+//! `file_lock.rs`, `minutes.rs` (duration), `error.rs`.
 
 mod change;
 mod error;
 mod file;
-mod lock;
+mod file_lock;
 mod minutes;
 mod state;
 mod store;

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::file::{self, MAX_FILE_BYTES};
-use super::lock;
+use super::file_lock;
 use super::state::ensure_own;
 use super::{Activation, Change, LeaseEntry, LeaseError, LeaseMinutes, LeaseState, LeaseStatus};
 use crate::atomic::{self, Mode};
@@ -114,7 +114,7 @@ impl LeaseStore {
     /// above any count of single increments) for when it does not. (At `u64::MAX`, reachable
     /// only by hand-editing, the revision stays and every `apply` fails as exhausted.)
     pub fn clear(&self) -> Result<LeaseState, LeaseError> {
-        let _lock = lock::acquire(&self.lock_path)?;
+        let _lock = file_lock::acquire(&self.lock_path)?;
         let previous = self
             .read()
             .ok()
@@ -132,7 +132,7 @@ impl LeaseStore {
         change: &Change,
         now: u64,
     ) -> Result<LeaseState, LeaseError> {
-        let _lock = lock::acquire(&self.lock_path)?;
+        let _lock = file_lock::acquire(&self.lock_path)?;
         let current = self.read()?;
         if let Some(expected_revision) = expected
             && expected_revision != current.revision

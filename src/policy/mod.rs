@@ -9,7 +9,7 @@
 mod draft;
 mod editor;
 mod file;
-mod settings;
+mod from_provider;
 
 pub use draft::{EMPTY_POLICY, Review, review_draft};
 pub use editor::{EditorCommand, EditorError, editor_command, parse_editor};
@@ -17,4 +17,4 @@ pub use file::{
     Effective, LoadedPolicy, MAX_RULES_BYTES, PolicyFileError, RulesOrigin, compile, effective,
     load, read_rules_text,
 };
-pub use settings::policy_settings;
+pub use from_provider::policy_settings;

@@ -14,7 +14,7 @@ use std::path::Path;
 
 use crate::atomic::{self, Mode};
 use crate::confine::Confinement;
-use crate::human;
+use crate::console;
 use crate::paths::ConfigRoot;
 use crate::registry::{Provider, Registry, RegistryError, TargetConfig, TargetingMode, check_name};
 use crate::runner::{self, Launch};
@@ -57,8 +57,8 @@ pub fn run(args: &TargetAdd, root: &ConfigRoot) -> Result<(), CliError> {
         verify_context(&provider, context, root)?;
     }
     write_new(&provider.targets_dir(), &dir, &path, &text)?;
-    human::data(&path.display().to_string());
-    human::progress(&format!(
+    console::data(&path.display().to_string());
+    console::progress(&format!(
         "created target `{alias}` of `{}`; it starts inactive: grant a lease with \
          `torii target activate {} {alias}`; {RESTART_NOTE}",
         provider.tool(),

@@ -1,7 +1,7 @@
 //! `target activate`, `target status` and `target clear`: the human side of leases.
 
 use crate::audit::{Event, Reference};
-use crate::human;
+use crate::console;
 use crate::leases::{Activation, LeaseMinutes, LeaseStatus, LeaseStore, unix_now};
 use crate::paths::ConfigRoot;
 use crate::settings::Settings;
@@ -47,20 +47,20 @@ pub fn activate(
         Some(&detail),
     );
     let expires_at = now.saturating_add(minutes.seconds());
-    human::data(&format!(
+    console::data(&format!(
         "{alias} active until {} ({} min)",
         time::utc(expires_at),
         minutes.get()
     ));
     if active.len() > 1 {
-        human::progress(&format!(
+        console::progress(&format!(
             "warning: {} aliases of `{tool}` are active ({}); the agent may choose any of them \
              for allowed operations",
             active.len(),
             active.join(", ")
         ));
     }
-    human::progress("in effect now; the MCP server needs no restart");
+    console::progress("in effect now; the MCP server needs no restart");
     Ok(())
 }
 
@@ -95,14 +95,14 @@ pub fn status(root: &ConfigRoot, tool: &str) -> Result<(), CliError> {
         ]);
     }
     if rows.len() == 1 {
-        human::progress(&format!("no active leases for `{tool}`"));
+        console::progress(&format!("no active leases for `{tool}`"));
         return Ok(());
     }
-    for line in human::table(&rows) {
-        human::data(&line);
+    for line in console::table(&rows) {
+        console::data(&line);
     }
     if usable > 1 {
-        human::progress(&format!(
+        console::progress(&format!(
             "{usable} aliases are active: the agent may choose any of them for allowed operations"
         ));
     }
@@ -119,7 +119,7 @@ pub fn clear(root: &ConfigRoot, tool: &str) -> Result<(), CliError> {
         &Reference::none(),
         Some("all"),
     );
-    human::progress(&format!(
+    console::progress(&format!(
         "cleared every lease of `{tool}` ({}); targets, rules, grants, .env, sessions and \
          running processes are untouched",
         store.state_path().display()

@@ -5,7 +5,7 @@
 //! touched, since other targets may share its scope.
 
 use crate::audit::{Event, Reference};
-use crate::human;
+use crate::console;
 use crate::leases::{LeaseStore, unix_now};
 use crate::paths::ConfigRoot;
 
@@ -34,8 +34,8 @@ pub fn run(root: &ConfigRoot, tool: &str, alias: &str, force: bool) -> Result<()
         path: dir.to_path_buf(),
         source,
     })?;
-    human::data(&dir.display().to_string());
-    human::progress(&format!(
+    console::data(&dir.display().to_string());
+    console::progress(&format!(
         "removed target `{alias}` of `{tool}` and revoked its lease; {RESTART_NOTE}"
     ));
     Ok(())

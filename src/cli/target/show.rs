@@ -1,6 +1,6 @@
 //! `target list` and `target show`: aliases with their bindings, for the human only.
 
-use crate::human;
+use crate::console;
 use crate::leases::{LeaseStatus, LeaseStore, unix_now};
 use crate::paths::ConfigRoot;
 use crate::registry::{Provider, Target};
@@ -11,7 +11,7 @@ use super::{configured, select, time};
 pub fn list(root: &ConfigRoot, tool: &str) -> Result<(), CliError> {
     let (_registry, provider) = select(root, tool)?;
     if provider.targets().is_empty() {
-        human::progress(&format!(
+        console::progress(&format!(
             "no targets configured for `{tool}`; create one with `torii target add {tool} <ALIAS> …`"
         ));
         return Ok(());
@@ -26,8 +26,8 @@ pub fn list(root: &ConfigRoot, tool: &str) -> Result<(), CliError> {
             target.identity_provider().to_string(),
         ]);
     }
-    for line in human::table(&rows) {
-        human::data(&line);
+    for line in console::table(&rows) {
+        console::data(&line);
     }
     Ok(())
 }
@@ -61,8 +61,8 @@ pub fn show(root: &ConfigRoot, tool: &str, alias: &str) -> Result<(), CliError> 
     rows.push(["file".into(), target.config_path().display().to_string()]);
     rows.push(["binding sha256".into(), target.binding_digest().to_string()]);
     rows.push(["lease".into(), lease(&provider, target)]);
-    for line in human::table(&rows) {
-        human::data(&line);
+    for line in console::table(&rows) {
+        console::data(&line);
     }
     Ok(())
 }
