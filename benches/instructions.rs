@@ -10,29 +10,15 @@
 //! test. Measure the release binary: `TORII_BENCH_EXE=target/release/torii`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
 
+mod support;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+use support::{provider, torii_exe};
+
 use serde_json::{Value, json};
-
-fn torii_exe() -> std::ffi::OsString {
-    std::env::var_os("TORII_BENCH_EXE").unwrap_or_else(|| env!("CARGO_BIN_EXE_torii").into())
-}
-
-/// A provider `dir` running `command`, with `rules`.
-fn provider(root: &Path, dir: &str, command: &str, rules: &str) {
-    let base = root.join("providers").join(dir);
-    std::fs::create_dir_all(&base).unwrap();
-    std::fs::write(
-        base.join("provider.yaml"),
-        format!(
-            "version: \"1\"\nname: {dir}\ntool: {dir}\ndescription: bench\ncommand: {command}\n"
-        ),
-    )
-    .unwrap();
-    std::fs::write(base.join("rules.yaml"), rules).unwrap();
-}
 
 /// Writes one JSON-RPC message and, for a request, reads lines until its answer.
 struct Session {

@@ -7,6 +7,8 @@
 //! argument) it runs a few iterations of each as a smoke test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -14,19 +16,13 @@ use rmcp::model::CallToolRequestParams;
 use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceExt};
+use support::{provider, torii_exe};
+
 use serde_json::{Map, Value, json};
 
 struct Server {
     client: RunningService<RoleClient, ()>,
     pid: u32,
-}
-
-/// The binary measured: `TORII_BENCH_EXE` when set, else the one `cargo bench` built. The
-/// latter is built with the dev-dependencies' crate features turned on (jsonschema's, for
-/// one), so it is not byte for byte what `cargo build --release` gives users; the published
-/// figures use a copy of the release binary (see docs/src/performance.md).
-fn torii_exe() -> std::ffi::OsString {
-    std::env::var_os("TORII_BENCH_EXE").unwrap_or_else(|| env!("CARGO_BIN_EXE_torii").into())
 }
 
 async fn start(root: &Path) -> Server {
@@ -49,19 +45,6 @@ async fn call(server: &Server, tool: &str, args: &[&str]) -> Value {
         .await
         .unwrap();
     result.structured_content.unwrap()
-}
-
-fn provider(root: &Path, dir: &str, command: &str, rules: &str) {
-    let base = root.join("providers").join(dir);
-    std::fs::create_dir_all(&base).unwrap();
-    std::fs::write(
-        base.join("provider.yaml"),
-        format!(
-            "version: \"1\"\nname: {dir}\ntool: {dir}\ndescription: bench\ncommand: {command}\n"
-        ),
-    )
-    .unwrap();
-    std::fs::write(base.join("rules.yaml"), rules).unwrap();
 }
 
 fn status_kib(pid: u32, field: &str) -> u64 {
