@@ -167,7 +167,7 @@ pub fn serve_https(files: Vec<(String, Vec<u8>)>) -> HttpsServer {
         CertificateParams::new(vec!["127.0.0.1".to_string(), "localhost".to_string()]).unwrap();
     let leaf = leaf_params.signed_by(&leaf_key, &issuer).unwrap();
 
-    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
     let config = rustls::ServerConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
         .unwrap()
