@@ -34,7 +34,10 @@ pub fn torii_on_path(exe: &Path) -> Finding {
     if std::fs::canonicalize(&found).is_ok_and(|real| real == exe) {
         return Finding::ok(format!("torii on PATH is {} ({this})", found.display()));
     }
-    let theirs = version_of(&found).unwrap_or_else(|| "version unknown".to_string());
+    let theirs = match runnable(&found) {
+        Ok(()) => version_of(&found).unwrap_or_else(|| "version unknown".to_string()),
+        Err(why) => format!("not run: {why}"),
+    };
     Finding::warning(
         format!(
             "the torii on PATH is {} ({theirs}), not this one ({}, {this})",
@@ -43,6 +46,33 @@ pub fn torii_on_path(exe: &Path) -> Finding {
         ),
         "remove the other copy, or put the directory you install into first on PATH",
     )
+}
+
+/// Whether the doctor may run that other `torii` to ask its version. A file an agent could
+/// have put there (under the current directory, or writable by others) is named, not run.
+fn runnable(program: &Path) -> Result<(), &'static str> {
+    let real = std::fs::canonicalize(program).map_err(|_| "it cannot be resolved")?;
+    let cwd = std::env::current_dir()
+        .and_then(std::fs::canonicalize)
+        .map_err(|_| "the current directory is unknown")?;
+    // `/` and the home directory hold every installed program; any other working directory
+    // is a project an agent may write to.
+    let home = std::env::var_os("HOME").and_then(|home| std::fs::canonicalize(home).ok());
+    let holds_installs = cwd.parent().is_none() || home.is_some_and(|home| home.starts_with(&cwd));
+    if !holds_installs && real.starts_with(&cwd) {
+        return Err("it is under the current directory");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        for path in std::iter::once(real.as_path()).chain(real.parent()) {
+            let metadata = std::fs::metadata(path).map_err(|_| "it cannot be read")?;
+            if metadata.mode() & 0o022 != 0 {
+                return Err("it or its directory is writable by other users");
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The version another `torii` reports, asked with `--version` and bounded in time and size:

@@ -135,6 +135,8 @@ fn policy_output_schema() -> Arc<JsonObject> {
 
 /// Every tool, built once at startup: the registry does not change while the server runs.
 pub fn all_tools(registry: &Registry) -> Vec<Tool> {
+    // One schema shared by every provider's tool: derived once, not once per provider.
+    let call_schema = call_output_schema();
     let mut tools: Vec<Tool> = registry
         .providers()
         .iter()
@@ -144,7 +146,7 @@ pub fn all_tools(registry: &Registry) -> Vec<Tool> {
                 provider.config().description.clone(),
                 input_schema(&Dispatcher::shape(provider)),
             )
-            .with_raw_output_schema(call_output_schema())
+            .with_raw_output_schema(Arc::clone(&call_schema))
         })
         .collect();
     let mut annotations = ToolAnnotations::new();

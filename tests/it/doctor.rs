@@ -344,6 +344,31 @@ fn another_torii_first_on_path_is_named_with_its_version() {
         "{report}"
     );
 
+    // One that others could have replaced is named, never run.
+    let marker = setup.root.outside().join("ran");
+    std::fs::write(
+        &other,
+        format!(
+            "#!/bin/sh
+: > '{}'
+echo 'torii 9.8.7'
+",
+            marker.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&other, std::fs::Permissions::from_mode(0o757)).unwrap();
+    let (_, report) = setup.doctor();
+    assert!(
+        has(
+            &report,
+            "warning",
+            "not run: it or its directory is writable"
+        ),
+        "{report}"
+    );
+    assert!(!marker.exists(), "the doctor ran a torii others can write");
+
     std::fs::remove_file(&other).unwrap();
     std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("torii"), &other).unwrap();
     let (_, report) = setup.doctor();
