@@ -8,6 +8,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Every event Torii records. A closed set, so a typo cannot invent a new event name.
@@ -149,14 +150,32 @@ pub fn format_line(
 }
 
 /// Appends events to the audit log of one config root.
+///
+/// The file is kept open between events (clones share it) and opened again when the path no
+/// longer names it: an operator who moves or deletes the log for rotation gets the next line in
+/// a new file, and something else put in its place (a FIFO, a directory) is refused as at the
+/// first open. Other processes writing the same log are safe: every line is one `O_APPEND`
+/// write.
 #[derive(Debug, Clone)]
 pub struct AuditLog {
     path: PathBuf,
+    open: Arc<Mutex<Option<OpenLog>>>,
+}
+
+#[derive(Debug)]
+struct OpenLog {
+    /// Opened close-on-exec, as std always does, so no child inherits a way to write the log.
+    file: std::fs::File,
+    /// `None` where there is nothing to compare (not Unix): then every line opens the file.
+    identity: Option<FileIdentity>,
 }
 
 impl AuditLog {
     pub fn new(path: impl Into<PathBuf>) -> Self {
-        Self { path: path.into() }
+        Self {
+            path: path.into(),
+            open: Arc::default(),
+        }
     }
 
     pub fn path(&self) -> &Path {
@@ -180,6 +199,25 @@ impl AuditLog {
     }
 
     fn append(&self, line: &[u8]) -> std::io::Result<()> {
+        // A poisoned lock means a write panicked; the handle itself is still whole.
+        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        let current = std::fs::metadata(&self.path)
+            .ok()
+            .and_then(|metadata| FileIdentity::of(&metadata));
+        let still_named =
+            matches!((&*open, current), (Some(log), Some(now)) if log.identity == Some(now));
+        if !still_named {
+            *open = None;
+            *open = Some(self.open_file()?);
+        }
+        match &mut *open {
+            // One write of the whole line: O_APPEND keeps concurrent writers' lines whole.
+            Some(log) => log.file.write_all(line),
+            None => Err(std::io::Error::other("the audit log is not open")),
+        }
+    }
+
+    fn open_file(&self) -> std::io::Result<OpenLog> {
         let mut options = std::fs::OpenOptions::new();
         options.create(true).append(true);
         #[cfg(unix)]
@@ -188,12 +226,38 @@ impl AuditLog {
             // A FIFO in place of the log must not stall a call.
             options.mode(0o600).custom_flags(libc::O_NONBLOCK);
         }
-        let mut file = options.open(&self.path)?;
-        if !file.metadata()?.is_file() {
+        let file = options.open(&self.path)?;
+        let metadata = file.metadata()?;
+        if !metadata.is_file() {
             return Err(std::io::Error::other("is not a regular file"));
         }
-        // One write of the whole line: O_APPEND keeps concurrent writers' lines whole.
-        file.write_all(line)
+        Ok(OpenLog {
+            file,
+            identity: FileIdentity::of(&metadata),
+        })
+    }
+}
+
+/// Which file a path names: device and inode on Unix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FileIdentity {
+    device: u64,
+    inode: u64,
+}
+
+impl FileIdentity {
+    #[cfg(unix)]
+    fn of(metadata: &std::fs::Metadata) -> Option<Self> {
+        use std::os::unix::fs::MetadataExt;
+        Some(Self {
+            device: metadata.dev(),
+            inode: metadata.ino(),
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn of(_metadata: &std::fs::Metadata) -> Option<Self> {
+        None
     }
 }
 
@@ -318,5 +382,71 @@ mod tests {
         let log = AuditLog::new(&fifo);
         assert!(log.append(b"x\n").is_err());
         log.record("aws", Event::Invoke, &Reference::none(), None);
+    }
+
+    fn lines(path: &Path) -> Vec<String> {
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// The kept file is dropped when the path names another one: a log moved away or deleted
+    /// by the operator gets the next line in a new file, and the moved file gets nothing more.
+    #[test]
+    fn a_rotated_or_deleted_log_is_opened_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("torii.log");
+        let log = AuditLog::new(&path);
+        let shared = log.clone();
+        log.append(b"one\n").unwrap();
+        shared.append(b"two\n").unwrap();
+        std::fs::rename(&path, dir.path().join("torii.log.1")).unwrap();
+        log.append(b"three\n").unwrap();
+        assert_eq!(lines(&dir.path().join("torii.log.1")), ["one", "two"]);
+        assert_eq!(lines(&path), ["three"]);
+
+        std::fs::remove_file(&path).unwrap();
+        shared.append(b"four\n").unwrap();
+        assert_eq!(lines(&path), ["four"]);
+
+        // A new file moved into place (logrotate's `create`): lines go to it.
+        let fresh = dir.path().join("fresh");
+        std::fs::write(&fresh, "header\n").unwrap();
+        std::fs::rename(&fresh, &path).unwrap();
+        log.append(b"five\n").unwrap();
+        assert_eq!(lines(&path), ["header", "five"]);
+    }
+
+    /// Truncating in place keeps the file: lines go on at its new end.
+    #[test]
+    fn a_log_truncated_in_place_is_written_at_its_new_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("torii.log");
+        let log = AuditLog::new(&path);
+        log.append(b"one\n").unwrap();
+        std::fs::File::create(&path).unwrap();
+        log.append(b"two\n").unwrap();
+        assert_eq!(lines(&path), ["two"]);
+    }
+
+    /// What replaces an open log is checked as at the first open: a FIFO or a directory is
+    /// refused without blocking, and the old file gets nothing.
+    #[cfg(unix)]
+    #[test]
+    fn what_replaces_an_open_log_is_checked_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("torii.log");
+        let old = dir.path().join("old.log");
+        let log = AuditLog::new(&path);
+        log.append(b"one\n").unwrap();
+        std::fs::rename(&path, &old).unwrap();
+        crate::files::make_fifo(&path);
+        assert!(log.append(b"two\n").is_err());
+        std::fs::remove_file(&path).unwrap();
+        std::fs::create_dir(&path).unwrap();
+        assert!(log.append(b"three\n").is_err());
+        assert_eq!(lines(&old), ["one"]);
     }
 }

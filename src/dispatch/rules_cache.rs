@@ -2,7 +2,7 @@
 //! book's semantics: an edit applies to the next call without a restart), and compiled once per
 //! distinct content.
 //!
-//! The cache is keyed by the SHA-256 of the text just read, never by timestamps, so a reused
+//! The cache is keyed by the text just read, never by timestamps or a digest of it, so a reused
 //! compilation is always the compilation of exactly those bytes. Locating, reading and
 //! compiling are the control plane's own functions (`crate::policy`), so `torii policy check`
 //! judges a vector exactly as a call does.
@@ -10,18 +10,16 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use sha2::{Digest, Sha256};
-
 use crate::policy::{self, PolicyFileError};
 use crate::registry::{Provider, Target};
 
 use super::stop::blocking;
 
-/// (provider tool, SHA-256 of the rules text).
-type CacheKey = (String, [u8; 32]);
+/// (provider tool, the rules text).
+type CacheKey = (String, String);
 type Compiled = HashMap<CacheKey, Arc<jasper::Policy>>;
 
-/// Compiled policies by (provider tool, content hash). Bounded: it is a cache, not a store.
+/// Compiled policies by (provider tool, content). Bounded: it is a cache, not a store.
 #[derive(Debug, Default)]
 pub struct PolicyCache {
     compiled: Mutex<Compiled>,
@@ -62,15 +60,12 @@ impl PolicyCache {
                 source: std::io::Error::other(error.to_string()),
             })??
         };
-        let key = (
-            provider.tool().to_string(),
-            Sha256::digest(text.as_bytes()).into(),
-        );
+        let key = (provider.tool().to_string(), text);
         if let Some(compiled) = self.lock().get(&key) {
             return Ok(Arc::clone(compiled));
         }
         let settings = policy::policy_settings(&provider.config().policy);
-        let (_, compiled) = policy::compile(&path, &text, &settings)?;
+        let (_, compiled) = policy::compile(&path, &key.1, &settings)?;
         let compiled = Arc::new(compiled);
         let mut cache = self.lock();
         if cache.len() >= MAX_CACHED {

@@ -101,8 +101,10 @@ where
         Self {
             stdout,
             stderr,
-            out_buf: vec![0_u8; CHUNK],
-            err_buf: vec![0_u8; CHUNK],
+            // Capacity, not length: `read_buf` fills the spare capacity, so a child that prints
+            // a few bytes costs a few bytes, not two zero-filled chunks per call.
+            out_buf: Vec::with_capacity(CHUNK),
+            err_buf: Vec::with_capacity(CHUNK),
             budget: max_bytes,
             captured: Captured::default(),
         }
@@ -113,17 +115,18 @@ where
     pub(crate) async fn read_until_closed(&mut self) -> std::io::Result<()> {
         let captured = &mut self.captured;
         loop {
-            // `read` is cancellation safe: the branch that loses the race has read nothing.
+            // `read_buf` is cancellation safe: the branch that loses the race has read nothing.
+            // Each buffer is emptied after every read, so it never grows past its capacity.
             tokio::select! {
-                read = self.stdout.read(&mut self.out_buf), if !captured.stdout.closed => {
-                    let read = read?;
-                    super::progress::saw_output(read);
-                    captured.stdout.accept(&self.out_buf[..read], &mut self.budget);
+                read = self.stdout.read_buf(&mut self.out_buf), if !captured.stdout.closed => {
+                    super::progress::saw_output(read?);
+                    captured.stdout.accept(&self.out_buf, &mut self.budget);
+                    self.out_buf.clear();
                 }
-                read = self.stderr.read(&mut self.err_buf), if !captured.stderr.closed => {
-                    let read = read?;
-                    super::progress::saw_output(read);
-                    captured.stderr.accept(&self.err_buf[..read], &mut self.budget);
+                read = self.stderr.read_buf(&mut self.err_buf), if !captured.stderr.closed => {
+                    super::progress::saw_output(read?);
+                    captured.stderr.accept(&self.err_buf, &mut self.budget);
+                    self.err_buf.clear();
                 }
                 else => return Ok(()),
             }
@@ -226,6 +229,22 @@ mod tests {
         );
         assert!(captured.stdout.bytes.capacity() <= budget);
         assert!(captured.stderr.bytes.capacity() <= budget);
+    }
+
+    /// The read buffers are filled in their spare capacity and emptied after each read, so
+    /// they stay one chunk each however much the child writes.
+    #[tokio::test]
+    async fn the_read_buffers_stay_one_chunk_each() {
+        let big = vec![b'x'; 5 * CHUNK + 3];
+        let mut capture = Capture::new(&big[..], &big[..], 2 * CHUNK);
+        let before = (capture.out_buf.capacity(), capture.err_buf.capacity());
+        capture.read_until_closed().await.unwrap();
+        assert!(before.0 >= CHUNK && before.1 >= CHUNK);
+        assert_eq!(
+            (capture.out_buf.capacity(), capture.err_buf.capacity()),
+            before
+        );
+        assert!(capture.into_captured().truncated());
     }
 
     #[test]

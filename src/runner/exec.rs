@@ -1,8 +1,8 @@
 //! Launching a resolved provider CLI and collecting its result.
 //!
 //! The program is started directly, never through a shell: each argument reaches the child as
-//! one argv item, whatever characters it holds. The child inherits Torii's environment (there is
-//! no `env_clear`) except Torii's own `TORII_*` variables; the listed variables are removed,
+//! one argv item, whatever characters it holds. The child inherits Torii's environment (as read
+//! at the first launch) except Torii's own `TORII_*` variables; the listed variables are removed,
 //! then the overlay is applied, so an injected value always wins over an inherited one. Stdin
 //! is null, so a CLI that prompts fails instead of waiting forever. The child is started under
 //! the launch's [`Confinement`], so it cannot read or write the config root.
@@ -25,6 +25,25 @@ use crate::secret::EnvVars;
 /// The prefix of Torii's own environment variables, which never reach a provider child: they
 /// name the config root and test hooks, nothing a CLI needs.
 pub const TORII_ENV_PREFIX: &str = "TORII_";
+
+/// The server's environment without Torii's own variables, read once.
+///
+/// It cannot change while the server runs: changing a process's environment (`set_var`) is
+/// `unsafe`, which this crate denies, so what the first call saw is what every call inherits.
+/// Reading and filtering it anew was a tenth of a trivial call's own work.
+fn inherited_env() -> &'static [(std::ffi::OsString, std::ffi::OsString)] {
+    static INHERITED: std::sync::OnceLock<Vec<(std::ffi::OsString, std::ffi::OsString)>> =
+        std::sync::OnceLock::new();
+    INHERITED.get_or_init(|| {
+        std::env::vars_os()
+            .filter(|(name, _)| {
+                !name
+                    .as_encoded_bytes()
+                    .starts_with(TORII_ENV_PREFIX.as_bytes())
+            })
+            .collect()
+    })
+}
 
 /// Exit code reported when the child ended without one (killed by a signal): 128 + SIGTERM.
 pub const SIGNALLED_EXIT_CODE: i32 = 143;
@@ -113,14 +132,9 @@ fn build_command(launch: &Launch) -> Result<Command, RunError> {
     // Its own process group, so that stopping the call stops what it started too.
     #[cfg(unix)]
     command.process_group(0);
-    for (name, _) in std::env::vars_os() {
-        if name
-            .as_encoded_bytes()
-            .starts_with(TORII_ENV_PREFIX.as_bytes())
-        {
-            command.env_remove(name);
-        }
-    }
+    command
+        .env_clear()
+        .envs(inherited_env().iter().map(|(name, value)| (name, value)));
     for name in &launch.env_remove {
         command.env_remove(name);
     }

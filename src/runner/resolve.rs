@@ -17,6 +17,7 @@
 use std::ffi::OsStr;
 use std::io;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use super::RunError;
 
@@ -26,6 +27,7 @@ use super::RunError;
 /// or `HOME`.
 pub fn resolve(command: &str) -> Result<PathBuf, RunError> {
     static EXCLUDED: std::sync::OnceLock<Excluded> = std::sync::OnceLock::new();
+    static SEARCHED: std::sync::Mutex<SearchedDirs> = std::sync::Mutex::new(SearchedDirs::new());
     let excluded = match EXCLUDED.get() {
         Some(excluded) => excluded,
         None => {
@@ -33,7 +35,49 @@ pub fn resolve(command: &str) -> Result<PathBuf, RunError> {
             EXCLUDED.get_or_init(|| excluded)
         }
     };
-    resolve_executable(command, std::env::var_os("PATH").as_deref(), excluded)
+    check_bare_name(command)?;
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    // A poisoned lock only means another call panicked mid-update; the value is replaced whole,
+    // never left half-written, so it is still one PATH's complete answer.
+    let dirs = SEARCHED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .for_path(&path, excluded);
+    find_first(&dirs, command)
+}
+
+/// The directories of one `PATH` value that may be searched, kept for the next call.
+///
+/// Working them out canonicalizes every entry (a `readlink` per component), which would be most
+/// of a trivial call's own work if done each time. Keeping the answer cannot let a call find
+/// anything it could not find otherwise:
+/// - it is keyed by the `PATH` value, so a different `PATH` is worked out afresh;
+/// - the exclusions it was computed against are fixed for the process (see [`resolve`]);
+/// - a `PATH` entry whose symlinks are later pointed somewhere else could only become excluded
+///   by pointing into the current directory's tree, and whoever can retarget an entry can
+///   already put an executable in the directory it names, kept or not;
+/// - the executable itself is looked up again in these directories on every call, and the
+///   launcher is handed its absolute path.
+#[derive(Debug)]
+struct SearchedDirs {
+    computed: Option<(std::ffi::OsString, Arc<[PathBuf]>)>,
+}
+
+impl SearchedDirs {
+    const fn new() -> Self {
+        Self { computed: None }
+    }
+
+    fn for_path(&mut self, path: &OsStr, excluded: &Excluded) -> Arc<[PathBuf]> {
+        match &self.computed {
+            Some((computed_for, dirs)) if computed_for == path => Arc::clone(dirs),
+            _ => {
+                let dirs: Arc<[PathBuf]> = searchable_dirs(Some(path), excluded).into();
+                self.computed = Some((path.to_os_string(), Arc::clone(&dirs)));
+                dirs
+            }
+        }
+    }
 }
 
 /// `PATH` directories that are never searched, each as given and canonicalized.
@@ -126,19 +170,34 @@ pub fn resolve_executable(
     path: Option<&OsStr>,
     excluded: &Excluded,
 ) -> Result<PathBuf, RunError> {
-    if !is_bare_name(command) {
-        return Err(RunError::InvalidCommand {
+    check_bare_name(command)?;
+    find_first(&searchable_dirs(path, excluded), command)
+}
+
+fn check_bare_name(command: &str) -> Result<(), RunError> {
+    if is_bare_name(command) {
+        Ok(())
+    } else {
+        Err(RunError::InvalidCommand {
             command: command.to_string(),
-        });
+        })
     }
-    let found = path
-        .into_iter()
+}
+
+/// The entries of `path`, in order, that [`is_searchable`] keeps.
+fn searchable_dirs(path: Option<&OsStr>, excluded: &Excluded) -> Vec<PathBuf> {
+    path.into_iter()
         .flat_map(std::env::split_paths)
         .filter(|dir| is_searchable(dir, &excluded.dirs, &excluded.trees))
-        .find_map(|dir| find_in_dir(&dir, command));
-    found.ok_or_else(|| RunError::NotFound {
-        command: command.to_string(),
-    })
+        .collect()
+}
+
+fn find_first(dirs: &[PathBuf], command: &str) -> Result<PathBuf, RunError> {
+    dirs.iter()
+        .find_map(|dir| find_in_dir(dir, command))
+        .ok_or_else(|| RunError::NotFound {
+            command: command.to_string(),
+        })
 }
 
 /// A bare name is a single normal path component: no separator, no root or drive, not `..`.
@@ -249,6 +308,55 @@ mod tests {
             tree_below(Path::new("/srv"), None),
             Some(PathBuf::from("/srv"))
         );
+    }
+
+    /// The kept directories follow `PATH`: a new value is worked out afresh, and an excluded
+    /// entry stays excluded through the cache.
+    #[test]
+    fn the_searched_directories_are_worked_out_again_when_path_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b, project) = (
+            dir.path().join("a"),
+            dir.path().join("b"),
+            dir.path().join("p"),
+        );
+        let excluded = Excluded::new(Vec::new(), vec![project.clone()]);
+        let join = |dirs: &[&Path]| std::env::join_paths(dirs).unwrap();
+        let mut searched = SearchedDirs::new();
+
+        let mut dirs = |path: &OsStr| searched.for_path(path, &excluded).to_vec();
+        assert_eq!(dirs(&join(&[&a, &project])), vec![a.clone()]);
+        assert_eq!(dirs(&join(&[&b])), vec![b.clone()]);
+        assert_eq!(
+            dirs(&join(&[&project.join("bin"), &a, &b])),
+            [a.clone(), b.clone()]
+        );
+        assert_eq!(dirs(OsStr::new("")), Vec::<PathBuf>::new());
+    }
+
+    /// The executable is looked up on every call, not kept: one that appears, or stops being
+    /// executable, after the directories were worked out is seen at once.
+    #[cfg(unix)]
+    #[test]
+    fn the_executable_is_looked_up_again_on_every_call() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("bin");
+        std::fs::create_dir(&bin).unwrap();
+        let mut searched = SearchedDirs::new();
+        let path = bin.clone().into_os_string();
+        let excluded = Excluded::default();
+
+        let lookup = |searched: &mut SearchedDirs| {
+            find_first(&searched.for_path(&path, &excluded), "tool").ok()
+        };
+        assert_eq!(lookup(&mut searched), None);
+        let tool = bin.join("tool");
+        std::fs::write(&tool, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(lookup(&mut searched), Some(tool.clone()));
+        std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o644)).unwrap();
+        assert_eq!(lookup(&mut searched), None);
     }
 
     #[test]
