@@ -138,7 +138,7 @@ impl ServerHandler for ToriiServer {
         let arguments = without_client_hint(request.arguments);
         let arguments = arguments.as_ref();
         if request.name == POLICY_TOOL {
-            return match self.dispatcher.policy_view(arguments).await {
+            return match Box::pin(self.dispatcher.policy_view(arguments)).await {
                 Ok(view) => result(&view, false),
                 Err(PolicyViewError::Refused(refusal)) => Err(invalid_params(&refusal)),
                 Err(PolicyViewError::Failed(failure)) => result(&failure, true),
@@ -149,10 +149,12 @@ impl ServerHandler for ToriiServer {
         // session ends; rmcp then sends no answer for it.
         let cancelled = context.ct.cancelled();
         let seen = Arc::new(AtomicU64::new(0));
-        let call = crate::runner::progress::counting_output(
+        // Boxed: rmcp moves the future of each request several times on its way to a task,
+        // and a call's whole pipeline is tens of kilobytes; a pointer is all that moves.
+        let call = Box::pin(crate::runner::progress::counting_output(
             Arc::clone(&seen),
             self.dispatcher.call(&request.name, arguments, cancelled),
-        );
+        ));
         let outcome = match context.meta.get_progress_token() {
             None => call.await,
             Some(token) => {

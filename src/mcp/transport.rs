@@ -225,19 +225,47 @@ fn decode(line: &[u8]) -> Read {
         .get("method")
         .and_then(Value::as_str)
         .map(str::to_owned);
-    if let (Some(id), Some("tools/call")) = (&id, method.as_deref())
-        && let Some(problem) = call_params_problem(value.get("params"))
-    {
-        return error(
-            ErrorCode::INVALID_PARAMS,
-            format!("invalid tools/call params: {problem}"),
-            Some(id.clone()),
-        );
+    if let (Some(id), Some("tools/call")) = (&id, method.as_deref()) {
+        if let Some(problem) = call_params_problem(value.get("params")) {
+            return error(
+                ErrorCode::INVALID_PARAMS,
+                format!("invalid tools/call params: {problem}"),
+                Some(id.clone()),
+            );
+        }
+        if let Some(call) = tool_call(&value) {
+            return Read::Message(Box::new(call));
+        }
     }
+    decode_message(value, id, method.is_some())
+}
+
+/// A `tools/call` request decoded as one, without trying every kind of message and every
+/// method in turn as the general decoding does (most of a denied call's own work). It takes
+/// the same shape rule as rmcp's: a request has `method` and `id` and neither `result` nor
+/// `error`. Anything it does not accept goes to [`decode_message`], so it can only be faster,
+/// never decide differently.
+fn tool_call(value: &Value) -> Option<RxJsonRpcMessage<RoleServer>> {
+    use rmcp::model::{CallToolRequest, ClientRequest, JsonRpcMessage, JsonRpcRequest};
+    use serde::Deserialize;
+    let object = value.as_object()?;
+    if object.contains_key("result") || object.contains_key("error") {
+        return None;
+    }
+    let request = JsonRpcRequest::<CallToolRequest>::deserialize(value).ok()?;
+    Some(JsonRpcMessage::Request(JsonRpcRequest {
+        jsonrpc: request.jsonrpc,
+        id: request.id,
+        request: ClientRequest::CallToolRequest(request.request),
+    }))
+}
+
+/// Any message, by rmcp's own decoding.
+fn decode_message(value: Value, id: Option<RequestId>, has_method: bool) -> Read {
     match serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(value) {
         Ok(message) => Read::Message(Box::new(message)),
         // A notification is never answered (a client may send ones this server does not know).
-        Err(_) if id.is_none() && method.is_some() => Read::Skip,
+        Err(_) if id.is_none() && has_method => Read::Skip,
         Err(invalid) => error(
             ErrorCode::INVALID_REQUEST,
             clipped(&format!("Invalid request: {invalid}")),
@@ -325,6 +353,45 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The direct `tools/call` decoding gives exactly what rmcp's general one gives, and leaves
+    /// to it whatever it does not accept.
+    #[test]
+    fn a_tool_call_is_decoded_directly_as_rmcp_would() {
+        let same = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"aws","arguments":{"args":["s3","ls"]}}}"#,
+            r#"{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"aws"}}"#,
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"aws","arguments":{"args":[]},"_meta":{"progressToken":"p1"}}}"#,
+            r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"aws","arguments":{},"extra":true},"other":1}"#,
+        ];
+        for line in same {
+            let value: Value = serde_json::from_str(line).unwrap();
+            let direct = tool_call(&value).expect(line);
+            let Read::Message(general) = decode_message(value, None, true) else {
+                panic!("rmcp refused {line}");
+            };
+            assert_eq!(format!("{direct:?}"), format!("{general:?}"), "{line}");
+            assert_eq!(
+                serde_json::to_value(&direct).unwrap(),
+                serde_json::to_value(&*general).unwrap(),
+                "{line}"
+            );
+        }
+        let refused = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"aws"},"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"aws"},"error":{}}"#,
+            r#"{"jsonrpc":"1.0","id":1,"method":"tools/call","params":{"name":"aws"}}"#,
+            r#"{"id":1,"method":"tools/call","params":{"name":"aws"}}"#,
+        ];
+        for line in refused {
+            let value: Value = serde_json::from_str(line).unwrap();
+            assert!(tool_call(&value).is_none(), "{line}");
+            assert!(
+                matches!(decode(line.as_bytes()), Read::Answer(_)),
+                "{line} was not refused"
+            );
+        }
+    }
 
     fn answer(line: &[u8]) -> Value {
         match decode(line) {
