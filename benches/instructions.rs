@@ -7,7 +7,10 @@
 //! N. The difference divided by N is the cost of one call; the 0-call run is the cost of a start
 //! (initialize and tools/list). `cargo bench --bench instructions` prints the table published in
 //! docs/src/performance.md; under `cargo test` it runs each scenario with 2 calls as a smoke
-//! test. Measure the release binary: `TORII_BENCH_EXE=target/release/torii`.
+//! test. Measure the release binary: `TORII_BENCH_EXE=target/release/torii`. To see where the
+//! instructions go, build it with symbols (`CARGO_PROFILE_RELEASE_STRIP=false`) and set
+//! `TORII_BENCH_PROFILES=<dir>`: every run's callgrind file is kept there, named by scenario, for
+//! `callgrind_annotate --inclusive=yes`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
 
 mod support;
@@ -56,7 +59,14 @@ impl Session {
 
 /// Instructions the server executed (its own, no child) for a start and `calls` calls of
 /// `tool` with `args`, each checked by `check`.
-fn instructions(root: &Path, calls: usize, tool: &str, args: &[&str], check: fn(&Value)) -> u64 {
+fn instructions(
+    root: &Path,
+    label: &str,
+    calls: usize,
+    tool: &str,
+    args: &[&str],
+    check: fn(&Value),
+) -> u64 {
     let out = root.join("callgrind.out");
     let mut child = Command::new("valgrind")
         .args([
@@ -67,6 +77,11 @@ fn instructions(root: &Path, calls: usize, tool: &str, args: &[&str], check: fn(
         ])
         .arg(format!("--callgrind-out-file={}", out.display()))
         .arg(torii_exe())
+        // The same small environment whoever runs it: a child inherits the server's, and its
+        // size is part of what a launch costs.
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", root)
         .env("TORII_CONFIG_DIR", root)
         .env("TORII_NO_GUI", "1")
         .current_dir(root)
@@ -100,6 +115,11 @@ fn instructions(root: &Path, calls: usize, tool: &str, args: &[&str], check: fn(
     }
     drop(session);
     assert!(child.wait().unwrap().success());
+    if let Some(keep) = std::env::var_os("TORII_BENCH_PROFILES") {
+        let name = format!("{label}-{calls}-calls.callgrind");
+        std::fs::create_dir_all(&keep).unwrap();
+        std::fs::copy(&out, Path::new(&keep).join(name)).unwrap();
+    }
     total(&std::fs::read_to_string(&out).unwrap())
 }
 
@@ -138,8 +158,9 @@ fn per_call(calls: usize, args: &[&str], check: fn(&Value)) -> u64 {
         "echo",
         "version: \"1\"\naccept: [\"hello\"]\ndeny: [\"rm\"]\n",
     );
-    let base = instructions(root.path(), 0, "echo", args, check);
-    let with = instructions(root.path(), calls, "echo", args, check);
+    let label = args.first().copied().unwrap_or("call");
+    let base = instructions(root.path(), label, 0, "echo", args, check);
+    let with = instructions(root.path(), label, calls, "echo", args, check);
     with.saturating_sub(base) / calls as u64
 }
 
@@ -154,7 +175,8 @@ fn startup(count: usize) -> u64 {
             "version: \"1\"\naccept: [\"x\"]\n",
         );
     }
-    instructions(root.path(), 0, "p000", &[], allowed)
+    let label = format!("start-{count}-providers");
+    instructions(root.path(), &label, 0, "p000", &[], allowed)
 }
 
 fn main() {
