@@ -265,13 +265,21 @@ impl Pinned {
     }
 }
 
-/// A binary under a cargo `target/` directory: `cargo build` replaces it and `cargo clean`
-/// deletes it, so a client pinned to it breaks later.
+/// A binary under a cargo target directory: `cargo build` replaces it and `cargo clean`
+/// deletes it, so a client pinned to it breaks later. A target directory is one named `target`
+/// holding `debug` or `release`, or one that cargo tagged (`CACHEDIR.TAG`), wherever
+/// `CARGO_TARGET_DIR` put it.
 pub fn is_cargo_build(exe: &Path) -> bool {
     let parts: Vec<_> = exe.components().map(|part| part.as_os_str()).collect();
-    parts
+    let named_target = parts
         .windows(2)
-        .any(|pair| pair[0] == "target" && (pair[1] == "debug" || pair[1] == "release"))
+        .any(|pair| pair[0] == "target" && (pair[1] == "debug" || pair[1] == "release"));
+    // `<target>/<profile>/torii`, or `<target>/<triple>/<profile>/torii`.
+    named_target
+        || exe.ancestors().skip(2).take(2).any(|dir| {
+            std::fs::read_to_string(dir.join("CACHEDIR.TAG"))
+                .is_ok_and(|tag| tag.contains("created by cargo"))
+        })
 }
 
 /// The executable a server entry starts: its `command`, a string or (opencode) a list whose
@@ -536,6 +544,32 @@ pub fn opencode_dir(at: &Locations) -> Result<PathBuf, LocationError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A binary in a target directory is a cargo build wherever `CARGO_TARGET_DIR` put it;
+    /// an installed one is not.
+    #[test]
+    fn a_cargo_build_is_known_by_its_directory_name_or_cargo_s_tag() {
+        assert!(is_cargo_build(Path::new("/src/torii/target/debug/torii")));
+        assert!(is_cargo_build(Path::new(
+            "/src/torii/target/release/deps/torii"
+        )));
+        let dir = tempfile::tempdir().unwrap();
+        let elsewhere = dir.path().join("builds");
+        std::fs::create_dir_all(elsewhere.join("x86_64-unknown-linux-gnu/release")).unwrap();
+        let exe = elsewhere.join("debug/torii");
+        assert!(!is_cargo_build(&exe));
+        std::fs::write(
+            elsewhere.join("CACHEDIR.TAG"),
+            "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by cargo.\n",
+        )
+        .unwrap();
+        assert!(is_cargo_build(&exe));
+        assert!(is_cargo_build(
+            &elsewhere.join("x86_64-unknown-linux-gnu/release/torii")
+        ));
+        assert!(!is_cargo_build(Path::new("/home/u/.local/bin/torii")));
+        assert!(!is_cargo_build(&elsewhere.join("torii")));
+    }
 
     fn at(vars: &[(&'static str, &str)]) -> Locations {
         Locations {
