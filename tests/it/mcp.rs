@@ -210,6 +210,35 @@ async fn allowed_call_returns_exit_code_and_both_streams() {
     );
 }
 
+/// The server keeps the audit log open between lines; a child must inherit no descriptor of it
+/// (or of anything else under the root), or an allowed call could append forged lines. The
+/// second call runs after the log has been open for a whole call.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_child_inherits_no_descriptor_of_the_audit_log() {
+    let (root, fake) = simple_root("for fd in /proc/$$/fd/*; do readlink \"$fd\"; done");
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    for _ in 0..2 {
+        let (result, is_error) = client.call("cli", json!({"args": ["s3", "ls"]})).await;
+        assert!(!is_error, "{result}");
+        let open = result["execution"]["stdout"].as_str().unwrap().to_string();
+        // The listing is real: the child sees its own output pipes.
+        assert!(open.contains("pipe:"), "{result}");
+        let root_dir = root.path().canonicalize().unwrap();
+        let leaked: Vec<&str> = open
+            .lines()
+            .filter(|target| {
+                target.contains("torii.log")
+                    || std::path::Path::new(target).starts_with(&root_dir)
+                    || std::path::Path::new(target).starts_with(root.path())
+            })
+            .collect();
+        assert!(leaked.is_empty(), "the child holds {leaked:?}");
+    }
+    client.close().await;
+    assert_eq!(audit_events(&root).len(), 8, "{:?}", audit_lines(&root));
+}
+
 #[tokio::test]
 async fn non_zero_exit_is_a_normal_result() {
     let (root, fake) = simple_root("echo boom >&2; exit 3");
