@@ -6,6 +6,8 @@
 //! pass environment, credentials, stdout or stderr. Writing is best-effort: a failed write is
 //! reported on stderr and never stops a call.
 
+use std::borrow::Cow;
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -121,8 +123,11 @@ fn clip(token: &str) -> String {
 /// `|` becomes `¦`, and every character that could break a line or reorder a display (see
 /// [`crate::text`]) becomes a space, so one event is always one line with exactly the expected
 /// columns, in every reader and display.
-fn sanitize(field: &str) -> String {
-    crate::text::replace_deceptive(&field.replace('|', "¦"), " ")
+fn sanitize(field: &str) -> Cow<'_, str> {
+    if !field.contains('|') && crate::text::is_plain(field) {
+        return Cow::Borrowed(field);
+    }
+    Cow::Owned(crate::text::replace_deceptive(&field.replace('|', "¦"), " "))
 }
 
 /// Formats one audit line (without the trailing newline).
@@ -133,15 +138,20 @@ pub fn format_line(
     reference: &Reference,
     detail: Option<&str>,
 ) -> String {
-    let reference = match sanitize(&reference.0).trim() {
-        "" => "-".to_string(),
-        text => text.to_string(),
-    };
-    let mut line = format!(
-        "{epoch} | {} | {} | {reference}",
-        sanitize(scope),
-        event.as_str()
+    // Every line is built in one buffer sized for it: the audit writes four lines per call.
+    let mut line = String::with_capacity(
+        64 + scope.len() + reference.0.len() + detail.map_or(0, |detail| detail.len() + 3),
     );
+    // Writing into a String cannot fail.
+    let _ = write!(line, "{epoch} | ");
+    line.push_str(&sanitize(scope));
+    line.push_str(" | ");
+    line.push_str(event.as_str());
+    line.push_str(" | ");
+    match sanitize(&reference.0).trim() {
+        "" => line.push('-'),
+        text => line.push_str(text),
+    }
     if let Some(detail) = detail {
         line.push_str(" | ");
         line.push_str(&sanitize(detail));

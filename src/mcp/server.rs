@@ -37,13 +37,16 @@ fn invalid_params(refusal: &Refusal) -> ErrorData {
 
 /// The same JSON as text content and as structured content.
 fn result<T: Serialize>(value: &T, is_error: bool) -> Result<CallToolResult, ErrorData> {
-    let json = serde_json::to_value(value).map_err(|error| {
+    let encoding_failed = |error: serde_json::Error| {
         ErrorData::internal_error(format!("cannot encode the result: {error}"), None)
-    })?;
+    };
+    let json = serde_json::to_value(value).map_err(encoding_failed)?;
+    // `serde_json::to_string`, not `Display`: the formatter adapter costs a call per token.
+    let text = serde_json::to_string(&json).map_err(encoding_failed)?;
     let mut result = if is_error {
-        CallToolResult::error(vec![ContentBlock::text(json.to_string())])
+        CallToolResult::error(vec![ContentBlock::text(text)])
     } else {
-        CallToolResult::success(vec![ContentBlock::text(json.to_string())])
+        CallToolResult::success(vec![ContentBlock::text(text)])
     };
     result.structured_content = Some(json);
     Ok(result)

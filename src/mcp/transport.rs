@@ -146,8 +146,11 @@ where
         message: &TxJsonRpcMessage<RoleServer>,
     ) -> oneshot::Receiver<std::io::Result<()>> {
         let (written, receiver) = oneshot::channel();
-        match serde_json::to_vec(message) {
-            Ok(mut bytes) => {
+        // An answer to a call is rarely under a kilobyte; growing from serde_json's default
+        // 128 bytes would copy it several times.
+        let mut bytes = Vec::with_capacity(1024);
+        match serde_json::to_writer(&mut bytes, message) {
+            Ok(()) => {
                 bytes.push(b'\n');
                 // The writer task ends only when this transport is dropped.
                 let _ = self.lines.send(Queued { bytes, written });
