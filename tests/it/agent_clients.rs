@@ -16,16 +16,15 @@ use std::process::{Command, Stdio};
 use crate::agents::Setup;
 use crate::common::{FakeCli, install_provider, simple_provider, which};
 
-fn modules() -> Option<PathBuf> {
+fn agent_cli_modules() -> PathBuf {
     let from_env = std::env::var_os("TORII_TEST_NODE_MODULES").map(PathBuf::from);
     let local = Path::new(env!("CARGO_MANIFEST_DIR")).join(".tools/node/node_modules");
-    let found = from_env
+    from_env
         .or(Some(local))
-        .filter(|modules| modules.join(".bin/claude").exists());
-    if found.is_none() {
-        crate::common::missing_tool("the agent CLIs from npm (TORII_TEST_NODE_MODULES)");
-    }
-    found
+        .filter(|modules| modules.join(".bin/claude").exists())
+        .unwrap_or_else(|| {
+            crate::common::missing_tool("the agent CLIs from npm (TORII_TEST_NODE_MODULES)")
+        })
 }
 
 /// A root with a `kubectl` provider whose fake CLI records launches, a home, a project dir.
@@ -125,8 +124,9 @@ fn read(path: &Path) -> Option<Vec<u8>> {
 }
 
 #[test]
+#[ignore = "needs the agent CLIs from npm; run by ./scripts/test.sh"]
 fn claude_mcp_list_shows_torii_connected_and_uninstall_restores_the_file() {
-    let Some(modules) = modules() else { return };
+    let modules = agent_cli_modules();
     let scene = Scene::new(&modules);
     let config = scene.setup.home.join(".claude");
     std::fs::create_dir_all(&config).unwrap();
@@ -162,8 +162,9 @@ fn claude_mcp_list_shows_torii_connected_and_uninstall_restores_the_file() {
 }
 
 #[test]
+#[ignore = "needs the agent CLIs from npm; run by ./scripts/test.sh"]
 fn gemini_mcp_list_shows_torii_connected_and_uninstall_restores_the_file() {
-    let Some(modules) = modules() else { return };
+    let modules = agent_cli_modules();
     let scene = Scene::new(&modules);
     let gemini = scene.setup.home.join(".gemini");
     std::fs::create_dir_all(&gemini).unwrap();
@@ -186,8 +187,9 @@ fn gemini_mcp_list_shows_torii_connected_and_uninstall_restores_the_file() {
 }
 
 #[test]
+#[ignore = "needs the agent CLIs from npm; run by ./scripts/test.sh"]
 fn opencode_mcp_list_shows_torii_connected_and_uninstall_restores_the_file() {
-    let Some(modules) = modules() else { return };
+    let modules = agent_cli_modules();
     let scene = Scene::new(&modules);
     let file = scene.setup.home.join(".config/opencode/opencode.json");
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
@@ -209,8 +211,9 @@ fn opencode_mcp_list_shows_torii_connected_and_uninstall_restores_the_file() {
 }
 
 #[test]
+#[ignore = "needs the agent CLIs from npm; run by ./scripts/test.sh"]
 fn codex_mcp_list_shows_the_entry_and_uninstall_restores_the_file() {
-    let Some(modules) = modules() else { return };
+    let modules = agent_cli_modules();
     let scene = Scene::new(&modules);
     let codex = scene.setup.home.join(".codex");
     std::fs::create_dir_all(&codex).unwrap();
@@ -341,8 +344,9 @@ fn prove_hook(
 }
 
 #[test]
+#[ignore = "needs the agent CLIs from npm; run by ./scripts/test.sh"]
 fn claude_code_runs_the_hook_and_the_model_gets_the_deny_reason() {
-    let Some(modules) = modules() else { return };
+    let modules = agent_cli_modules();
     let scene = Scene::new(&modules);
     let config = scene.setup.home.join(".claude");
     std::fs::create_dir_all(&config).unwrap();
@@ -393,8 +397,9 @@ fn trust_gemini_folder(scene: &Scene) {
 }
 
 #[test]
+#[ignore = "needs the agent CLIs from npm; run by ./scripts/test.sh"]
 fn gemini_cli_runs_the_hook_and_the_model_gets_the_deny_reason() {
-    let Some(modules) = modules() else { return };
+    let modules = agent_cli_modules();
     let scene = Scene::new(&modules);
     let gemini = scene.setup.home.join(".gemini");
     std::fs::create_dir_all(&gemini).unwrap();
@@ -426,8 +431,9 @@ fn codex_config(port: u16) -> String {
 }
 
 #[test]
+#[ignore = "needs the agent CLIs from npm; run by ./scripts/test.sh"]
 fn codex_runs_the_hook_and_the_model_gets_the_deny_reason() {
-    let Some(modules) = modules() else { return };
+    let modules = agent_cli_modules();
     let scene = Scene::new(&modules);
     let codex = scene.setup.home.join(".codex");
     std::fs::create_dir_all(&codex).unwrap();
@@ -465,8 +471,9 @@ fn codex_runs_the_hook_and_the_model_gets_the_deny_reason() {
 }
 
 #[test]
+#[ignore = "needs the agent CLIs from npm; run by ./scripts/test.sh"]
 fn copilot_cli_mcp_list_shows_the_entry_and_uninstall_removes_the_file() {
-    let Some(modules) = modules() else { return };
+    let modules = agent_cli_modules();
     let scene = Scene::new(&modules);
     scene.torii(&["agent", "install", "copilot-cli"], &[]);
     let mut list = scene.client("copilot");

@@ -16,17 +16,12 @@ use crate::common::{FakeCli, Root, epoch_now, install_provider, simple_provider}
 use crate::fake_kube::real_tool;
 use crate::mcp_client;
 
-/// Whether this kernel confines children; in CI (or with scripts/test.sh) a kernel without
-/// Landlock is a failure, not a skip.
-fn enforced(root: &Root) -> bool {
+/// Fails unless this kernel confines children (Landlock).
+fn require_confinement(root: &Root) {
     let confinement =
         torii::confine::Confinement::new(root.path(), torii::confine::Mode::BestEffort, &[]);
-    match confinement.support() {
-        torii::confine::Support::Enforced { .. } => true,
-        torii::confine::Support::Unavailable { reason } => {
-            crate::common::missing_tool(&format!("a kernel that confines children ({reason})"));
-            false
-        }
+    if let torii::confine::Support::Unavailable { reason } = confinement.support() {
+        crate::common::missing_tool(&format!("a kernel that confines children ({reason})"));
     }
 }
 
@@ -37,12 +32,11 @@ fn read(path: &Path) -> String {
 /// Issue 11, finding 4: `git log --output=<root>/providers/git/rules.yaml` replaced the live
 /// policy, and the next call was allowed `push`.
 #[tokio::test]
+#[ignore = "needs git and a kernel with Landlock; run by ./scripts/test.sh"]
 async fn git_cannot_write_into_the_config_root_but_writes_elsewhere() {
     let root = Root::new();
-    if !enforced(&root) {
-        return;
-    }
-    let Some(git) = real_tool("git") else { return };
+    require_confinement(&root);
+    let git = real_tool("git");
     let rules = "version: \"1\"\ndeny: [push]\naccept: [log]\n";
     install_provider(&root, "git", &simple_provider("git", ""), rules);
     let repository = root.work();
@@ -100,14 +94,11 @@ async fn git_cannot_write_into_the_config_root_but_writes_elsewhere() {
 /// Issue 11, finding 5: `kubectl get pods --profile=cpu --profile-output=<path>` truncated any
 /// file, Torii's own `rules.yaml` included; `--cache-dir` wrote a tree anywhere.
 #[tokio::test]
+#[ignore = "needs kubectl from PyPI and a kernel with Landlock; run by ./scripts/test.sh"]
 async fn kubectl_cannot_write_into_the_config_root_but_writes_elsewhere() {
     let probe = Root::new();
-    if !enforced(&probe) {
-        return;
-    }
-    let Some(lab) = crate::kubectl_real::lab("version: \"1\"\naccept: [\"get pods\"]\n") else {
-        return;
-    };
+    require_confinement(&probe);
+    let lab = crate::kubectl_real::lab("version: \"1\"\naccept: [\"get pods\"]\n");
     let root = &lab.root;
     // The official package refuses these flags; this provider does not.
     root.write(
@@ -165,14 +156,11 @@ async fn kubectl_cannot_write_into_the_config_root_but_writes_elsewhere() {
 /// session to the endpoint. Through a permissive provider the AWS CLI still tries, and the
 /// kernel refuses the read; the same channel with a file outside the root shows it is real.
 #[tokio::test]
+#[ignore = "needs awscli and moto from PyPI and a kernel with Landlock; run by ./scripts/test.sh"]
 async fn aws_cannot_read_the_collected_session_but_reads_files_elsewhere() {
     let root = Root::new();
-    if !enforced(&root) {
-        return;
-    }
-    let Some((aws, _)) = crate::aws_moto::venv_tools() else {
-        return;
-    };
+    require_confinement(&root);
+    let (aws, _) = crate::aws_moto::venv_tools();
     let endpoint = Capture::start();
     let provider = "version: \"1\"\nname: awsraw\ntool: awsraw\ndescription: permissive aws\n\
         command: aws\nauth:\n  strategy: environment\n  fields:\n    - name: KEY\n    \
@@ -255,11 +243,10 @@ fn path_with(first: &Path) -> std::ffi::OsString {
 /// carrying the session as SigV4 headers; every hostile call is refused before the CLI runs,
 /// so the agent's endpoint receives nothing and no request carries a file.
 #[tokio::test]
+#[ignore = "needs awscli and moto from PyPI; run by ./scripts/test.sh"]
 async fn the_official_aws_package_sends_the_session_only_to_the_operators_endpoint() {
     let root = Root::new();
-    let Some((aws, _)) = crate::aws_moto::venv_tools() else {
-        return;
-    };
+    let (aws, _) = crate::aws_moto::venv_tools();
     let (operator, agent) = (Capture::start(), Capture::start());
     root.torii()
         .args(["provider", "install"])
@@ -340,11 +327,10 @@ async fn the_official_aws_package_sends_the_session_only_to_the_operators_endpoi
 
 /// A validator is a provider child too: it cannot write into the root either.
 #[tokio::test]
+#[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
 async fn a_validator_cannot_write_into_the_config_root() {
     let root = Root::new();
-    if !enforced(&root) {
-        return;
-    }
+    require_confinement(&root);
     let policy = "version: \"1\"\naccept: [run]\n";
     let provider = "version: \"1\"\nname: tok\ntool: tok\ndescription: t\ncommand: tok\n\
         auth:\n  strategy: inherited\n  validate:\n    command: tok-check\n";
@@ -373,11 +359,10 @@ async fn a_validator_cannot_write_into_the_config_root() {
 /// repository): Torii works at the real location, and a child can replace neither the state
 /// there nor the link, which would point the human's next server at a root the agent wrote.
 #[tokio::test]
+#[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
 async fn a_child_cannot_replace_the_link_that_names_the_config_root() {
     let root = Root::new();
-    if !enforced(&root) {
-        return;
-    }
+    require_confinement(&root);
     install_provider(
         &root,
         "tok",
@@ -417,11 +402,10 @@ async fn a_child_cannot_replace_the_link_that_names_the_config_root() {
 /// the virtual environment behind a Python CLI (a `.pth` file runs in the next aws, az or snow
 /// call, with its session). The install trees of every provider's program are read-only now.
 #[tokio::test]
+#[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
 async fn a_child_cannot_change_the_code_another_provider_runs() {
     let root = Root::new();
-    if !enforced(&root) {
-        return;
-    }
+    require_confinement(&root);
     let temp = root.temp();
     let installed = temp.join("install/share/holder/holder");
     let venv = temp.join("venv");
@@ -483,9 +467,10 @@ async fn a_child_cannot_change_the_code_another_provider_runs() {
 /// options that switch repository or configuration are refused before git runs, while its reads
 /// work with the trusted prefix (`-c core.fsmonitor=false --no-optional-locks`).
 #[tokio::test]
+#[ignore = "needs git; run by ./scripts/test.sh"]
 async fn the_demo_git_refuses_file_writing_options_before_git_runs() {
     let root = Root::new();
-    let Some(git) = real_tool("git") else { return };
+    let git = real_tool("git");
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo/git");
     for file in ["provider.yaml", "rules.yaml"] {
         root.write(

@@ -147,31 +147,27 @@ fn status_body(code: u16, reason: &str) -> String {
     .to_string()
 }
 
-/// The real `kubectl`, where `scripts/test.sh` installs it or on `PATH`; see
-/// [`crate::common::missing_tool`] for what its absence means.
-pub fn real_kubectl() -> Option<PathBuf> {
+/// The real `kubectl`, where `scripts/test.sh` installs it or on `PATH`.
+pub fn real_kubectl() -> PathBuf {
     real_tool("kubectl")
 }
 
 /// `name` in `<repo>/.tools/bin` or on `PATH`.
-pub fn real_tool(name: &str) -> Option<PathBuf> {
+pub fn real_tool(name: &str) -> PathBuf {
     use std::os::unix::fs::PermissionsExt;
     let installed = Path::new(env!("CARGO_MANIFEST_DIR")).join(".tools/bin");
     let on_path = std::env::var_os("PATH")
         .map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
         .unwrap_or_default();
-    let found = [installed]
+    [installed]
         .into_iter()
         .chain(on_path)
         .map(|dir| dir.join(name))
         .find(|path| {
             std::fs::metadata(path)
                 .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
-        });
-    if found.is_none() {
-        crate::common::missing_tool(&format!("`{name}`"));
-    }
-    found
+        })
+        .unwrap_or_else(|| crate::common::missing_tool(&format!("`{name}`")))
 }
 
 /// A `kubectl` on a private `PATH` directory that records each launch (see `FakeCli`) and

@@ -84,11 +84,10 @@ fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn release() -> Option<Release> {
-    let Some(dash) = which("dash").filter(|_| cfg!(target_os = "linux")) else {
-        crate::common::missing_tool("dash");
-        return None;
-    };
+fn built_release() -> Release {
+    let dash = which("dash")
+        .filter(|_| cfg!(target_os = "linux"))
+        .unwrap_or_else(|| crate::common::missing_tool("dash"));
     let dir = tempfile::Builder::new()
         .prefix("torii-release-")
         .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
@@ -117,12 +116,12 @@ fn release() -> Option<Release> {
     ]);
     let ca = dir.path().join("ca.pem");
     std::fs::write(&ca, &server.ca_pem).unwrap();
-    Some(Release {
+    Release {
         server,
         dir,
         ca,
         dash,
-    })
+    }
 }
 
 impl Release {
@@ -197,8 +196,9 @@ fn tools_dir(home: &Path, name: &str, extra: &[&str]) -> PathBuf {
 }
 
 #[test]
+#[ignore = "needs dash; run by ./scripts/test.sh"]
 fn install_sh_installs_the_latest_release_and_reinstalls_a_chosen_one() {
-    let Some(release) = release() else { return };
+    let release = built_release();
     let home = release.home("fresh");
     let output = release.install(&home, PATH, &[], false);
     assert!(output.status.success(), "{}", text(&output));
@@ -229,8 +229,9 @@ fn install_sh_installs_the_latest_release_and_reinstalls_a_chosen_one() {
 }
 
 #[test]
+#[ignore = "needs dash; run by ./scripts/test.sh"]
 fn install_sh_adds_to_path_once_into_a_chosen_dir() {
-    let Some(release) = release() else { return };
+    let release = built_release();
     let home = release.home("path");
     let dir = home.join("tools");
     for _ in 0..2 {
@@ -256,8 +257,9 @@ fn install_sh_adds_to_path_once_into_a_chosen_dir() {
 }
 
 #[test]
+#[ignore = "needs dash; run by ./scripts/test.sh"]
 fn install_sh_refuses_a_wrong_checksum_and_a_missing_hash_tool() {
-    let Some(release) = release() else { return };
+    let release = built_release();
     let home = release.home("bad");
     let output = release.install(&home, PATH, &["--version", BAD_TAG], false);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output));
@@ -282,8 +284,9 @@ fn install_sh_refuses_a_wrong_checksum_and_a_missing_hash_tool() {
 }
 
 #[test]
+#[ignore = "needs dash; run by ./scripts/test.sh"]
 fn install_sh_refuses_a_plain_http_release_location() {
-    let Some(release) = release() else { return };
+    let release = built_release();
     let home = release.home("http");
     let output = Command::new(&release.dash)
         .arg(repo().join("install.sh"))
@@ -303,8 +306,9 @@ fn install_sh_refuses_a_plain_http_release_location() {
 }
 
 #[test]
+#[ignore = "needs dash; run by ./scripts/test.sh"]
 fn install_sh_works_with_wget_when_curl_is_missing() {
-    let Some(release) = release() else { return };
+    let release = built_release();
     // Not installed by scripts/test.sh: a machine without wget skips this one case.
     if which("wget").is_none() {
         eprintln!("skipped: wget is not installed");

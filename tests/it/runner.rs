@@ -76,6 +76,15 @@ fn chain(error: &dyn Error) -> String {
     text
 }
 
+/// Names the probe a process was started to run: `--include-ignored` runs every probe too, and
+/// one is idle unless it is the one asked for.
+const PROBE_ENV: &str = "TORII_TEST_PROBE";
+
+/// Whether this process was started to run the probe `name`.
+fn probe_requested(name: &str) -> bool {
+    std::env::var(PROBE_ENV).is_ok_and(|requested| requested == name)
+}
+
 /// Runs one `#[ignore]`d probe of this test binary (or of `exe`) in its own process.
 fn probe(name: &str, exe: Option<&Path>, cwd: &Path, env: &[(&str, &OsStr)]) -> Output {
     let current = std::env::current_exe().unwrap();
@@ -88,6 +97,7 @@ fn probe(name: &str, exe: Option<&Path>, cwd: &Path, env: &[(&str, &OsStr)]) -> 
             "--test-threads=1",
         ])
         .current_dir(cwd)
+        .env(PROBE_ENV, name)
         .envs(env.iter().copied())
         .output()
         .unwrap();
@@ -194,8 +204,11 @@ fn peak_rss_kib() -> usize {
 }
 
 #[tokio::test]
-#[ignore = "run in a fresh process by two_gib_of_output_is_truncated_in_bounded_memory"]
+#[ignore = "probe run in a fresh process by two_gib_of_output_is_truncated_in_bounded_memory; idle unless TORII_TEST_PROBE names it"]
 async fn two_gib_probe() {
+    if !probe_requested("runner::two_gib_probe") {
+        return;
+    }
     let max = 4 * MIB;
     let before = peak_rss_kib();
     let execution = sh(
@@ -425,6 +438,7 @@ fn torii_own_variables_never_reach_a_provider_child() {
             "--nocapture",
             "--test-threads=1",
         ])
+        .env(PROBE_ENV, "runner::torii_env_probe")
         .env("TORII_CONFIG_DIR", "/somewhere/secret-root")
         .env("TORII_TEST_RESPONDER", "/somewhere/script")
         .env("TORII_ANYTHING", "x")
@@ -436,8 +450,11 @@ fn torii_own_variables_never_reach_a_provider_child() {
 }
 
 #[tokio::test]
-#[ignore = "run by torii_own_variables_never_reach_a_provider_child with TORII_* set"]
+#[ignore = "probe run by torii_own_variables_never_reach_a_provider_child with TORII_* set; idle unless TORII_TEST_PROBE names it"]
 async fn torii_env_probe() {
+    if !probe_requested("runner::torii_env_probe") {
+        return;
+    }
     let mut launch = launch(
         "/bin/sh",
         &[
@@ -731,8 +748,11 @@ fn probe_env(path: &str) -> (&'static str, &OsStr) {
 }
 
 #[tokio::test]
-#[ignore = "run with a chosen current directory, PATH and executable by the resolution tests"]
+#[ignore = "probe run with a chosen current directory, PATH and executable by the resolution tests; idle unless TORII_TEST_PROBE names it"]
 async fn resolve_probe() {
+    if !probe_requested("runner::resolve_probe") {
+        return;
+    }
     match runner::resolve(FAKE) {
         Ok(program) => println!(
             "probe: ran {}",
