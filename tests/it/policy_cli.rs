@@ -10,8 +10,9 @@ use predicates::prelude::*;
 
 use crate::common::Root;
 
-const AWS: &str = "version: \"1\"\nname: aws\ntool: aws\ndescription: AWS CLI.\ncommand: aws\npolicy:\n  minimum_accept_tokens: 2\n";
-const KUBECTL: &str = "version: \"1\"\nname: kubectl\ntool: kubectl\ndescription: kubectl.\ncommand: kubectl\ntargeting:\n  mode: kubectl_context\n";
+/// The official packages' provider files, as installed.
+const AWS: &str = include_str!("../../examples/providers/aws/provider.yaml");
+const KUBECTL: &str = include_str!("../../examples/providers/kubectl/provider.yaml");
 const LAB: &str = "version: \"1\"\nname: lab\ncontext: lab-ctx\nidentity:\n  provider: aws\n";
 const AWS_RULES: &str = "version: \"1.0\"\ndeny:\n  - \"ecs execute-command\"\naccept:\n  - \"s3 ls\"\n  - \"s3\"\nexamples:\n  allowed:\n    - [s3, ls]\n  denied:\n    - [ecs, execute-command, --task, t]\n  unresolved:\n    - [s3, cp, a, b]\n";
 const KUBECTL_RULES: &str = "deny: [exec]\naccept: [\"get pods\"]\n";

@@ -444,39 +444,8 @@ fn duplicate_tools_name_both_files() {
     );
 }
 
-const AWS: &str = r#"version: "1"
-name: aws
-tool: aws
-description: AWS CLI with temporary credentials collected by Torii.
-command: aws
-policy:
-  minimum_accept_tokens: 2
-auth:
-  strategy: environment
-  fields:
-    - name: AWS_ACCESS_KEY_ID
-      label: Access key id
-    - name: AWS_SECRET_ACCESS_KEY
-      label: Secret access key
-      secret: true
-    - name: AWS_SESSION_TOKEN
-      label: Session token
-      secret: true
-      multiline: true
-  inject:
-    environment:
-      AWS_ACCESS_KEY_ID: "${AWS_ACCESS_KEY_ID}"
-      AWS_SECRET_ACCESS_KEY: "${AWS_SECRET_ACCESS_KEY}"
-      AWS_SESSION_TOKEN: "${AWS_SESSION_TOKEN}"
-  validate:
-    command: aws
-    args: [sts, get-caller-identity]
-  identity:
-    command: aws
-    args: [sts, get-caller-identity]
-    field: Account
-  profile_env: AWS_PROFILE
-"#;
+/// The official package, as installed.
+const AWS: &str = include_str!("../../examples/providers/aws/provider.yaml");
 
 const KUBECTL: &str = r#"version: "1"
 name: kubectl
@@ -596,23 +565,8 @@ fn kubectl_context_provider_loads_two_targets() {
     assert_ne!(lab_alt.binding_digest(), lab.binding_digest());
 }
 
-const AWS_PROFILE: &str = r#"version: "1"
-name: aws-profile
-tool: aws_profile
-description: AWS CLI through human profiles bound to an expected account.
-command: aws
-targeting:
-  mode: aws_profile
-auth:
-  strategy: inherited
-  identity:
-    command: aws
-    args: [sts, get-caller-identity]
-    field: Account
-    cache_ttl_seconds: 60
-  profile_env: AWS_PROFILE
-  removed_env: [AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_PROFILE]
-"#;
+/// The official package, as installed.
+const AWS_PROFILE: &str = include_str!("../../examples/providers/aws-profile/provider.yaml");
 
 const PRODUCAO: &str = r#"version: "1"
 name: producao
@@ -638,7 +592,7 @@ fn aws_profile_provider_and_target_load() {
     let registry = loads(&root);
     let provider = registry.by_tool("aws_profile").unwrap();
     assert_eq!(provider.name(), "aws-profile");
-    assert_eq!(provider.config().auth.identity_ttl_seconds(), Some(60));
+    assert_eq!(provider.config().auth.identity_ttl_seconds(), Some(300));
     let target = provider.target("producao").unwrap();
     assert_eq!(target.config().region.as_deref(), Some("sa-east-1"));
     assert_eq!(
@@ -791,10 +745,13 @@ fn identity_provider_must_not_be_target_aware() {
 #[test]
 fn expect_needs_identity_probe_on_identity_provider() {
     let root = kubectl_root();
-    let without_probe = AWS.replace(
-        "  identity:\n    command: aws\n    args: [sts, get-caller-identity]\n    field: Account\n",
-        "",
+    let probe = "  identity:\n    command: aws\n    args: [sts, get-caller-identity]\n    field: Account\n    \
+        cache_ttl_seconds: 300\n";
+    assert!(
+        AWS.contains(probe),
+        "the official aws package changed: {AWS}"
     );
+    let without_probe = AWS.replace(probe, "");
     root.write("providers/aws/provider.yaml", &without_probe);
     let message = assert_names_field(&root, LAB_PATH, "identity.expect");
     assert!(message.contains("auth.identity"), "{message}");
