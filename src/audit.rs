@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -191,10 +191,6 @@ impl AuditLog {
         }
     }
 
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// Records one event. Never fails: audit is local observability, not a ledger.
     pub fn record(&self, scope: &str, event: Event, reference: &Reference, detail: Option<&str>) {
         let epoch = SystemTime::now()
@@ -374,7 +370,7 @@ mod tests {
             &Reference::from_args(&["s3", "ls"]),
             Some("exit=0"),
         );
-        let text = std::fs::read_to_string(log.path()).unwrap();
+        let text = std::fs::read_to_string(&log.path).unwrap();
         assert_eq!(text.lines().count(), 2);
         assert!(
             text.lines()
@@ -397,7 +393,7 @@ mod tests {
         log.record("aws", Event::Invoke, &Reference::none(), None);
     }
 
-    fn lines(path: &Path) -> Vec<String> {
+    fn lines(path: &std::path::Path) -> Vec<String> {
         std::fs::read_to_string(path)
             .unwrap()
             .lines()

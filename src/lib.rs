@@ -3,32 +3,32 @@
 //! Dependencies point inward: the control plane (`cli`) and the server use `registry`,
 //! `runner`, `audit` and the pure `jasper` crate; none of those know about the others' callers.
 
-pub mod agents;
+mod agents;
 pub mod app;
-pub mod atomic;
-pub mod audit;
-pub mod auth;
-pub mod cli;
+mod atomic;
+mod audit;
+mod auth;
+mod cli;
 pub mod confine;
-pub mod console;
-pub mod digest;
+mod console;
+mod digest;
 pub mod dispatch;
-pub mod doctor;
-pub mod errors;
-pub mod files;
-pub mod grants;
+mod doctor;
+mod errors;
+mod files;
+mod grants;
 #[cfg(feature = "gui")]
 mod gui;
 pub mod leases;
-pub mod mcp;
-pub mod packages;
-pub mod paths;
+mod mcp;
+mod packages;
+mod paths;
 pub mod policy;
 pub mod prompt;
 pub mod registry;
 pub mod release;
 pub mod runner;
 pub mod secret;
-pub mod settings;
-pub mod text;
-pub mod window_process;
+mod settings;
+mod text;
+mod window_process;

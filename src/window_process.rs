@@ -27,6 +27,7 @@ pub enum ChildError {
     Malformed(#[source] serde_json::Error),
     #[error("the request speaks protocol {found}, this prompt {PROTOCOL_VERSION}")]
     Protocol { found: u32 },
+    #[cfg(not(feature = "gui"))]
     #[error("this build of Torii has no windows (the `gui` feature is off)")]
     NoGui,
     #[cfg(feature = "gui")]

@@ -44,8 +44,10 @@ pub const TEST_SCRIPT_ENV: &str = "TORII_TEST_PROMPT_SCRIPT";
 pub enum GuiError {
     #[error("cannot show the window: {0}")]
     Window(String),
+    #[cfg(not(feature = "test-hooks"))]
     #[error("{TEST_SCRIPT_ENV} is set, but this build has no test driver (feature `test-hooks`)")]
     ScriptWithoutTestHooks,
+    #[cfg(any(test, feature = "test-hooks"))]
     #[error("test script: {0}")]
     Script(String),
 }

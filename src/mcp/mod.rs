@@ -11,9 +11,7 @@ use std::sync::Arc;
 
 use rmcp::ServiceExt;
 
-pub use instructions::INSTRUCTIONS;
 pub use server::ToriiServer;
-pub use tools::{POLICY_TOOL, all_tools, call_output_schema, input_schema};
 
 use crate::dispatch::{Dispatcher, Human};
 use crate::paths::ConfigRoot;

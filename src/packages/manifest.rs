@@ -26,6 +26,8 @@ const SMALL: u64 = 1024 * 1024;
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Manifest {
+    // Decoded only to be checked.
+    #[allow(dead_code)]
     pub version: Version,
     /// The provider's name; also the directory it is installed in.
     pub name: String,
@@ -46,6 +48,8 @@ pub struct Manifest {
 #[serde(deny_unknown_fields)]
 pub struct Setup {
     pub name: String,
+    // Decoded only to be checked.
+    #[allow(dead_code)]
     pub kind: SetupKind,
     pub description: String,
     /// Path of its `rules.yaml` inside the package.

@@ -29,9 +29,9 @@ mod upgrade;
 use std::path::{Path, PathBuf};
 
 pub use error::PackageError;
-pub use install::{Installed, install};
-pub use setup::{Applied, setup};
-pub use upgrade::{Upgraded, upgrade};
+pub use install::install;
+pub use setup::setup;
+pub use upgrade::upgrade;
 
 /// Package metadata inside an installed provider: manifest, lock and the package's files.
 pub const PACKAGE_DIR: &str = ".torii-package";
