@@ -193,24 +193,25 @@ fn decode(line: &[u8]) -> Read {
     if line.iter().all(u8::is_ascii_whitespace) {
         return Read::Skip;
     }
-    let value: Value = match std::str::from_utf8(line) {
-        Err(_) => {
+    let Ok(text) = std::str::from_utf8(line) else {
+        return error(
+            ErrorCode::PARSE_ERROR,
+            "Parse error: the message is not valid UTF-8".into(),
+            None,
+        );
+    };
+    if let Some(call) = tool_call(text) {
+        return Read::Message(Box::new(call));
+    }
+    let value: Value = match serde_json::from_str(text) {
+        Ok(value) => value,
+        Err(parse) => {
             return error(
                 ErrorCode::PARSE_ERROR,
-                "Parse error: the message is not valid UTF-8".into(),
+                clipped(&format!("Parse error: {parse}")),
                 None,
             );
         }
-        Ok(text) => match serde_json::from_str(text) {
-            Ok(value) => value,
-            Err(parse) => {
-                return error(
-                    ErrorCode::PARSE_ERROR,
-                    clipped(&format!("Parse error: {parse}")),
-                    None,
-                );
-            }
-        },
     };
     let id = value
         .get("id")
@@ -228,34 +229,63 @@ fn decode(line: &[u8]) -> Read {
         .get("method")
         .and_then(Value::as_str)
         .map(str::to_owned);
-    if let (Some(id), Some("tools/call")) = (&id, method.as_deref()) {
-        if let Some(problem) = call_params_problem(value.get("params")) {
-            return error(
-                ErrorCode::INVALID_PARAMS,
-                format!("invalid tools/call params: {problem}"),
-                Some(id.clone()),
-            );
-        }
-        if let Some(call) = tool_call(&value) {
-            return Read::Message(Box::new(call));
-        }
+    if let (Some(id), Some("tools/call")) = (&id, method.as_deref())
+        && let Some(problem) = call_params_problem(value.get("params"))
+    {
+        return error(
+            ErrorCode::INVALID_PARAMS,
+            format!("invalid tools/call params: {problem}"),
+            Some(id.clone()),
+        );
     }
     decode_message(value, id, method.is_some())
 }
 
-/// A `tools/call` request decoded as one, without trying every kind of message and every
-/// method in turn as the general decoding does (most of a denied call's own work). It takes
-/// the same shape rule as rmcp's: a request has `method` and `id` and neither `result` nor
-/// `error`. Anything it does not accept goes to [`decode_message`], so it can only be faster,
-/// never decide differently.
-fn tool_call(value: &Value) -> Option<RxJsonRpcMessage<RoleServer>> {
+/// The members that make a message a request, each only as far as the shape rule needs: the
+/// method's name, and whether `id`, `result` and `error` are there at all (with any value,
+/// `null` included). A key given twice fails it, and the message goes the general way.
+#[derive(serde::Deserialize)]
+struct Shape<'a> {
+    #[serde(borrow)]
+    method: Option<std::borrow::Cow<'a, str>>,
+    #[serde(default, deserialize_with = "present")]
+    id: bool,
+    #[serde(default, deserialize_with = "present")]
+    result: bool,
+    #[serde(default, deserialize_with = "present")]
+    error: bool,
+    params: Option<ParamsShape>,
+}
+
+/// Whether the call's `arguments` are there at all: a typed decoding reads `null` as absent,
+/// which the general way refuses.
+#[derive(serde::Deserialize)]
+struct ParamsShape {
+    #[serde(default, deserialize_with = "present")]
+    arguments: bool,
+}
+
+fn present<'de, D: serde::Deserializer<'de>>(member: D) -> Result<bool, D::Error> {
+    <serde::de::IgnoredAny as serde::Deserialize>::deserialize(member).map(|_| true)
+}
+
+/// A `tools/call` request decoded straight from its text as one, without building a JSON
+/// value first and without trying every kind of message and every method in turn as the
+/// general decoding does (most of a denied call's own work). It takes the same shape rule as
+/// rmcp's: a request has `method` and `id` and neither `result` nor `error`. Anything it does
+/// not accept goes the general way ([`decode_message`]), so it can only be faster, never
+/// decide differently.
+fn tool_call(text: &str) -> Option<RxJsonRpcMessage<RoleServer>> {
     use rmcp::model::{CallToolRequest, ClientRequest, JsonRpcMessage, JsonRpcRequest};
-    use serde::Deserialize;
-    let object = value.as_object()?;
-    if object.contains_key("result") || object.contains_key("error") {
+    let shape: Shape = serde_json::from_str(text).ok()?;
+    if shape.method.as_deref() != Some("tools/call") || !shape.id || shape.result || shape.error {
         return None;
     }
-    let request = JsonRpcRequest::<CallToolRequest>::deserialize(value).ok()?;
+    let request: JsonRpcRequest<CallToolRequest> = serde_json::from_str(text).ok()?;
+    let arguments_given = shape.params.is_some_and(|params| params.arguments);
+    if arguments_given && request.request.params.arguments.is_none() {
+        return None;
+    }
     Some(JsonRpcMessage::Request(JsonRpcRequest {
         jsonrpc: request.jsonrpc,
         id: request.id,
@@ -366,10 +396,11 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"aws"}}"#,
             r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"aws","arguments":{"args":[]},"_meta":{"progressToken":"p1"}}}"#,
             r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"aws","arguments":{},"extra":true},"other":1}"#,
+            r#"{"jsonrpc":"2.0","id":9,"method":"tools\/call","params":{"name":"a\u0077s","arguments":{"args":["x"],"args":["y"]}}}"#,
         ];
         for line in same {
             let value: Value = serde_json::from_str(line).unwrap();
-            let direct = tool_call(&value).expect(line);
+            let direct = tool_call(line).expect(line);
             let Read::Message(general) = decode_message(value, None, true) else {
                 panic!("rmcp refused {line}");
             };
@@ -386,9 +417,22 @@ mod tests {
             r#"{"jsonrpc":"1.0","id":1,"method":"tools/call","params":{"name":"aws"}}"#,
             r#"{"id":1,"method":"tools/call","params":{"name":"aws"}}"#,
         ];
+        // Left to the general way, whatever it makes of them.
+        let general = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"aws"},"result":null}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"aws","arguments":null}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","method":"tools/call","params":{"name":"aws"}}"#,
+            r#"{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"aws"}}"#,
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{"name":"aws"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":7}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":"aws"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+        ];
+        for line in general {
+            assert!(tool_call(line).is_none(), "{line}");
+        }
         for line in refused {
-            let value: Value = serde_json::from_str(line).unwrap();
-            assert!(tool_call(&value).is_none(), "{line}");
+            assert!(tool_call(line).is_none(), "{line}");
             assert!(
                 matches!(decode(line.as_bytes()), Read::Answer(_)),
                 "{line} was not refused"
