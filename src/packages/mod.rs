@@ -61,13 +61,50 @@ pub fn read_lock(provider_dir: &Path) -> Option<Result<lock::Lock, PackageError>
 
 /// A fresh hidden staging directory inside `<root>/providers/` (same file system, so the final
 /// rename is atomic; hidden, so the registry never loads it). Removed when dropped.
-fn staging_dir(providers: &Path) -> Result<tempfile::TempDir, PackageError> {
+/// A staging directory inside `providers/`, so that the finished provider is renamed into
+/// place on the same file system. Dropped, it removes itself and then the directories it had
+/// to create on the way (`providers/`, even the root), as far as they are still empty: a
+/// failed install into a root that did not exist leaves nothing behind.
+struct Staging {
+    dir: PathBuf,
+    /// Created for the staging directory, deepest first.
+    created: Vec<PathBuf>,
+}
+
+impl Staging {
+    fn path(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+        for dir in &self.created {
+            // Fails, as it should, once the directory holds anything (the installed provider).
+            if std::fs::remove_dir(dir).is_err() {
+                break;
+            }
+        }
+    }
+}
+
+fn staging_dir(providers: &Path) -> Result<Staging, PackageError> {
+    let created: Vec<PathBuf> = providers
+        .ancestors()
+        .take_while(|dir| !dir.as_os_str().is_empty() && std::fs::symlink_metadata(dir).is_err())
+        .map(Path::to_path_buf)
+        .collect();
     crate::files::create_private_dir_all(providers)
         .map_err(|error| PackageError::write(providers, error))?;
-    tempfile::Builder::new()
+    let dir = tempfile::Builder::new()
         .prefix(".torii-staging-")
         .tempdir_in(providers)
-        .map_err(|error| PackageError::write(providers, error))
+        .map_err(|error| PackageError::write(providers, error))?;
+    Ok(Staging {
+        dir: dir.keep(),
+        created,
+    })
 }
 
 /// Seconds since the epoch, for the lock.

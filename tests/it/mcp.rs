@@ -618,6 +618,24 @@ fn startup_without_providers_says_no_providers_installed() {
     assert_eq!(output.status.code(), Some(1));
     assert!(output.stdout.is_empty());
     assert!(String::from_utf8_lossy(&output.stderr).contains("no providers installed"));
+
+    // A client is told, in the words providers.md shows.
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}});
+    let output = root
+        .torii()
+        .write_stdin(format!("{initialize}\n"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let answer: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let message = answer["error"]["message"].as_str().unwrap();
+    let page = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/providers.md"),
+    )
+    .unwrap();
+    assert!(page.contains(&format!("\n{message}\n")), "{message}");
 }
 
 #[test]

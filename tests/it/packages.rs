@@ -164,6 +164,33 @@ fn an_existing_destination_is_refused_and_left_alone() {
     assert_eq!(names(&providers(&root)), ["aws"]);
 }
 
+/// Issue 17, mismatch 9: a failed install into a root that did not exist yet left an empty
+/// `providers/` (and the root) behind.
+#[test]
+fn a_failed_install_into_a_root_that_does_not_exist_leaves_nothing_behind() {
+    let root = Root::new();
+    let (_keep, package) = copy_example("aws");
+    std::fs::remove_file(package.join("manifest.yaml")).unwrap();
+    let missing = root.outside().join("new/root");
+    for source in [package.as_path(), Path::new("/nonexistent/package")] {
+        root.torii()
+            .env("TORII_CONFIG_DIR", &missing)
+            .args(["provider", "install"])
+            .arg(source)
+            .assert()
+            .failure();
+        assert!(!root.outside().join("new").exists(), "{source:?}");
+    }
+    // The same install that succeeds creates the root it needs.
+    root.torii()
+        .env("TORII_CONFIG_DIR", &missing)
+        .args(["provider", "install"])
+        .arg(example("aws"))
+        .assert()
+        .success();
+    assert_eq!(names(&missing.join("providers")), ["aws"]);
+}
+
 #[test]
 fn a_package_whose_base_rules_are_not_empty_is_refused_whole() {
     let root = Root::new();
