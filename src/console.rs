@@ -15,6 +15,15 @@ pub fn data(line: &str) {
     }
 }
 
+/// One JSON document as one line of command output, its keys in the order of its type.
+pub fn json(value: &impl serde::Serialize) {
+    match serde_json::to_string(value) {
+        Ok(line) => data(&line),
+        // Only a map with keys that are not strings, or a failing `Serialize`, gets here.
+        Err(error) => eprintln!("torii: cannot encode the output: {error}"),
+    }
+}
+
 /// One line of progress or explanation (stderr).
 pub fn progress(line: &str) {
     eprintln!("{line}");

@@ -21,7 +21,7 @@ use crate::console;
 use crate::paths::ConfigRoot;
 
 const PROVIDER: &str = include_str!("../../examples/demo/git/provider.yaml");
-const RULES: &str = include_str!("../../examples/demo/git/rules.yaml");
+const RULES: &str = include_str!("../../examples/demo/git/setups/readonly/rules.yaml");
 
 /// Why the demo could not run.
 #[derive(Debug, thiserror::Error)]

@@ -370,6 +370,16 @@ fn parts(decision: &Decision) -> (&'static str, Option<&'static str>, Option<&st
     (word, decision.source(), rule)
 }
 
+/// What `policy check --json` prints for one vector, in the order a person reads it.
+#[derive(serde::Serialize)]
+struct CheckReport<'a> {
+    decision: &'a str,
+    source: Option<&'a str>,
+    rule: Option<&'a str>,
+    policy: String,
+    ignored_accepts: &'a [String],
+}
+
 fn check_one(
     provider: &Provider,
     target: Option<&Target>,
@@ -380,14 +390,13 @@ fn check_one(
     // The server refuses a locked flag before it reads the policy: so does the check.
     if let Some(flag) = crate::dispatch::find_locked(provider.config(), args) {
         if json {
-            let value = serde_json::json!({
-                "decision": "denied",
-                "source": "locked-option",
-                "rule": flag,
-                "policy": effective.path.display().to_string(),
-                "ignored_accepts": [],
+            crate::console::json(&CheckReport {
+                decision: "denied",
+                source: Some("locked-option"),
+                rule: Some(&flag),
+                policy: effective.path.display().to_string(),
+                ignored_accepts: &[],
             });
-            crate::console::data(&value.to_string());
         } else {
             crate::console::data("decision: denied");
             crate::console::data("source: locked-option");
@@ -406,14 +415,13 @@ fn check_one(
     } = loaded.policy.evaluate(args);
     let (word, source, rule) = parts(&decision);
     if json {
-        let value = serde_json::json!({
-            "decision": word,
-            "source": source,
-            "rule": rule,
-            "policy": effective.path.display().to_string(),
-            "ignored_accepts": ignored_accept_matches,
+        crate::console::json(&CheckReport {
+            decision: word,
+            source,
+            rule,
+            policy: effective.path.display().to_string(),
+            ignored_accepts: &ignored_accept_matches,
         });
-        crate::console::data(&value.to_string());
         return Ok(());
     }
     crate::console::data(&format!("decision: {word}"));

@@ -472,10 +472,13 @@ async fn the_demo_git_refuses_file_writing_options_before_git_runs() {
     let root = Root::new();
     let git = real_tool("git");
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo/git");
-    for file in ["provider.yaml", "rules.yaml"] {
+    for (file, from) in [
+        ("provider.yaml", "provider.yaml"),
+        ("rules.yaml", "setups/readonly/rules.yaml"),
+    ] {
         root.write(
             &format!("providers/git/{file}"),
-            &std::fs::read_to_string(demo.join(file)).unwrap(),
+            &std::fs::read_to_string(demo.join(from)).unwrap(),
         );
     }
     let status = std::process::Command::new(&git)

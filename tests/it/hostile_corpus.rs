@@ -42,7 +42,7 @@ fn official(name: &'static str) -> Package {
 
 fn demo_git() -> Package {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo/git");
-    package(&dir, "rules.yaml", "git")
+    package(&dir, "setups/readonly/rules.yaml", "git")
 }
 
 /// What the dispatcher would do with `args`, before any lease, grant or human: a locked flag,

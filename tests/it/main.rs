@@ -22,6 +22,8 @@ mod cli;
 mod common;
 mod confinement;
 mod demo;
+#[cfg(unix)]
+mod docs_console;
 mod doctor;
 mod example_policies;
 mod fake_kube;
