@@ -8,13 +8,17 @@
 //! working directory, `[..]` for any text within a line, and a line `...` for any number of
 //! lines; a last line `[exit N]` says that the command exits with `N` (otherwise it must
 //! succeed). An HTML comment `<!-- console-setup: <command> -->` runs a command the reader does
-//! not need to see (its output is not compared). The working directory holds the repository's
-//! `examples/`, `torii` is first on `PATH`, and windows are off.
+//! not need to see (it must succeed; its output is not compared), and `<!-- console-file: <path>
+//! -->` just before a fenced block writes the block, as shown, to `<path>` (relative to the
+//! working directory), so that a later command can feed the snippet to the binary's own
+//! validation. The working directory holds the repository's `examples/`, `torii` is first on
+//! `PATH`, and windows are off.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const SETUP: &str = "<!-- console-setup: ";
+const FILE: &str = "<!-- console-file: ";
 
 /// One step of a page, in order.
 #[derive(Debug)]
@@ -28,6 +32,8 @@ enum Step {
     },
     /// Run only.
     Setup { line: usize, command: String },
+    /// A snippet written where a later command reads it.
+    File { path: String, contents: String },
 }
 
 fn steps(page: &str) -> Vec<Step> {
@@ -41,6 +47,30 @@ fn steps(page: &str) -> Vec<Step> {
             steps.push(Step::Setup {
                 line: index + 1,
                 command: command.to_string(),
+            });
+            continue;
+        }
+        if let Some(path) = line
+            .strip_prefix(FILE)
+            .and_then(|rest| rest.strip_suffix(" -->"))
+        {
+            let fence = lines.next().map(|(_, fence)| fence);
+            assert!(
+                fence.is_some_and(|fence| fence.starts_with("```")),
+                "line {}: `console-file` must come just before a fenced block",
+                index + 1
+            );
+            let mut contents = String::new();
+            for (_, line) in lines.by_ref() {
+                if line == "```" {
+                    break;
+                }
+                contents.push_str(line);
+                contents.push('\n');
+            }
+            steps.push(Step::File {
+                path: path.to_string(),
+                contents,
             });
             continue;
         }
@@ -192,6 +222,11 @@ fn check_page(path: &Path) -> Option<String> {
     let mut page = Page::new();
     for step in steps {
         match step {
+            Step::File { path, contents } => {
+                let path = page.cwd().join(path);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, contents).unwrap();
+            }
             Step::Setup { line, command } => {
                 let (code, output) = page.run(&command);
                 if code != 0 {
