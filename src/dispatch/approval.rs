@@ -24,11 +24,12 @@ impl Dispatcher {
         call: &Call<'_>,
         grants: &jasper::Grants,
     ) -> Step<Allowed> {
-        let deny = |message: String| {
+        let deny_with = |message: String, detail: Option<&str>| {
             self.audit
-                .record(&call.scope, Event::DeniedInterface, &call.reference, None);
+                .record(&call.scope, Event::DeniedInterface, &call.reference, detail);
             Err(Stop::denied(Source::HumanDeny, None, message))
         };
+        let deny = |message: String| deny_with(message, None);
         if !self.human.can_ask() {
             return deny(format!(
                 "no rule allows this call and {}. Call `torii_policy` to see what is allowed, or ask \
@@ -49,7 +50,18 @@ impl Dispatcher {
         };
         let answer = match self.human.ask(&request).await {
             Ok(answer) => answer,
-            Err(_) => OperationAnswer::Deny,
+            // Nobody denied it: say so, to the agent and in the audit.
+            Err(reason) => {
+                return deny_with(
+                    format!(
+                        "no rule allows this call and the approval window could not be opened \
+                         ({}), so no human was asked. Call `torii_policy` to see what is allowed; \
+                         the human can give Torii a display, or set TORII_NO_GUI=1.",
+                        crate::text::clip(&reason, 200)
+                    ),
+                    Some("no-window"),
+                );
+            }
         };
         match answer {
             OperationAnswer::Deny => deny(

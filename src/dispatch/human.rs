@@ -15,6 +15,8 @@ use crate::prompt::{
 #[derive(Debug)]
 pub struct Human {
     availability: Availability,
+    /// Whether stderr was told that a window could not be opened: said once per server.
+    told_window_failed: std::sync::atomic::AtomicBool,
     #[cfg(feature = "test-hooks")]
     responder: Option<super::responder::Responder>,
 }
@@ -25,6 +27,7 @@ impl Human {
     pub fn from_env() -> Self {
         Self {
             availability: prompt::availability(),
+            told_window_failed: std::sync::atomic::AtomicBool::new(false),
             #[cfg(feature = "test-hooks")]
             responder: super::responder::Responder::from_env(),
         }
@@ -57,15 +60,27 @@ impl Human {
         (reason, label)
     }
 
-    /// Asks `question`; any failure of the window is `Err` and means no.
+    /// Asks `question`; any failure of the window is `Err` and means no. The first failure is
+    /// also told on stderr, with how to fix it: otherwise the human only sees calls denied by
+    /// nobody.
     pub async fn ask<Q: Question>(&self, question: &Q) -> Result<Q::Answer, String> {
         #[cfg(feature = "test-hooks")]
         if let Some(responder) = &self.responder {
             return responder.answer(question);
         }
-        prompt::ask(question)
-            .await
-            .map_err(|error| crate::errors::chain(&error))
+        prompt::ask(question).await.map_err(|error| {
+            let reason = crate::errors::chain(&error);
+            let ordering = std::sync::atomic::Ordering::Relaxed;
+            if !self.told_window_failed.swap(true, ordering) {
+                // stderr, never stdout: stdout belongs to the MCP protocol.
+                eprintln!(
+                    "torii: an approval window could not be opened ({reason}); every call that \
+                     needs a human is denied until one can. Run Torii where it has a display, or \
+                     set TORII_NO_GUI=1 so that it stops trying."
+                );
+            }
+            reason
+        })
     }
 }
 

@@ -333,6 +333,65 @@ async fn gui_enabled_without_a_window_also_denies() {
     assert!(fake.launches().is_empty());
 }
 
+/// Issue 17, mismatch 10: with windows on but no display, the agent was told "the human denied
+/// this call", nothing reached stderr, and the audit line looked like a human's denial.
+#[test]
+fn a_window_that_cannot_open_is_named_to_the_agent_on_stderr_once_and_in_the_audit() {
+    let (root, fake) = simple_root("echo ran");
+    let call = |id: u32| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "cli", "arguments": {"args": ["ec2", "describe-instances"]}}})
+    };
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}});
+    let output = root
+        .torii()
+        .env("PATH", fake.path_env())
+        .env("TORII_NO_GUI", "0")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .write_stdin(format!("{initialize}\n{}\n{}\n", call(2), call(3)))
+        .output()
+        .unwrap();
+    let answers: Vec<Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(answers.len(), 3, "{answers:?}");
+    for answer in &answers[1..] {
+        let result = &answer["result"]["structuredContent"];
+        assert_eq!(result["decision"]["source"], "human-deny", "{answer}");
+        let message = result["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("the approval window could not be opened")
+                && message.contains("no human was asked")
+                && message.contains("TORII_NO_GUI=1")
+                && !message.contains("the human denied"),
+            "{answer}"
+        );
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        stderr
+            .matches("an approval window could not be opened")
+            .count(),
+        1,
+        "{stderr}"
+    );
+    assert!(stderr.contains("set TORII_NO_GUI=1"), "{stderr}");
+    let denials: Vec<String> = audit_lines(&root)
+        .into_iter()
+        .filter(|line| line.contains("| denied-interface |"))
+        .collect();
+    assert_eq!(denials.len(), 2, "{denials:?}");
+    assert!(
+        denials.iter().all(|line| line.ends_with("| no-window")),
+        "{denials:?}"
+    );
+    assert!(fake.launches().is_empty());
+}
+
 #[tokio::test]
 async fn an_active_grant_allows_exactly_its_scope() {
     let (root, fake) = simple_root("echo ran");
