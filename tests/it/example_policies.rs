@@ -10,7 +10,7 @@ use jasper::{Decision, Policy, RulesFile};
 use crate::common::Root;
 use crate::pack::example;
 
-const PACKAGES: [&str; 5] = ["aws", "aws-profile", "kubectl", "az", "snow"];
+const PACKAGES: [&str; 6] = ["aws", "aws-profile", "kubectl", "kubeconfig", "az", "snow"];
 
 /// The readonly setup of `package`, compiled with the package's provider settings.
 fn readonly(package: &str) -> (RulesFile, Policy) {
@@ -96,6 +96,25 @@ fn every_readonly_setup_satisfies_its_own_examples() {
             policy.ignored_accepts()
         );
     }
+}
+
+/// The identity of kubectl targets whose credentials the kubeconfig holds is a tool too; its
+/// setup denies every call, so it neither runs anything nor asks a human.
+#[test]
+fn the_kubeconfig_identity_denies_every_call() {
+    check(
+        "kubeconfig",
+        &[
+            (&[], Expect::Denied("/^/")),
+            (&["get", "pods"], Expect::Denied("/^/")),
+            (&["config", "view", "--raw"], Expect::Denied("/^/")),
+            (&["--kubeconfig=/etc/x", "get"], Expect::Denied("/^/")),
+        ],
+    );
+    let path = example("kubeconfig").join("provider.yaml");
+    let provider = torii::registry::parse_provider(&path, &std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(provider.auth.strategy, torii::registry::Strategy::Inherited);
+    assert!(provider.targeting.is_none() && provider.auth.identity.is_none());
 }
 
 #[test]

@@ -124,6 +124,42 @@ fn assert_no_context(root: &Root, seen: &str) {
     }
 }
 
+/// Issue 17, mismatch 8: a cluster whose credentials are in the kubeconfig (kind, minikube, a
+/// client certificate) had no identity provider to name in `target add`. The official
+/// `kubeconfig` package is that identity, and the official packages alone end in a call.
+#[tokio::test]
+#[ignore = "needs kubectl from PyPI; run by ./scripts/test.sh"]
+async fn the_official_kubeconfig_identity_gives_a_target_that_an_agent_can_call() {
+    let lab = lab_with(GET_PODS, "kubeconfig", [&[], &[]]);
+    lab.root
+        .torii()
+        .args(["provider", "setup", "kubeconfig", "readonly"])
+        .assert()
+        .success();
+    let client = mcp_client::start(&lab.root, &[("PATH", lab.path_env())]).await;
+    let (result, is_error) = client
+        .call(
+            "kubectl",
+            json!({"target": "lab_a", "args": ["get", "pods", "-n", "default", "-o", "name"]}),
+        )
+        .await;
+    assert!(!is_error, "{result}");
+    assert_eq!(
+        result["execution"]["stdout"], "pod/pod-from-a\n",
+        "{result}"
+    );
+    let (identity, _) = client
+        .call("kubeconfig", json!({"args": ["config", "view", "--raw"]}))
+        .await;
+    assert_eq!(
+        identity["decision"]["source"], "explicit-deny",
+        "{identity}"
+    );
+    assert!(identity.get("execution").is_none(), "{identity}");
+    client.close().await;
+    assert_eq!(lab.kubectl.launches().len(), 1);
+}
+
 #[tokio::test]
 #[ignore = "needs kubectl from PyPI; run by ./scripts/test.sh"]
 async fn each_alias_reaches_only_its_own_server() {
