@@ -68,19 +68,24 @@ impl Human {
         if let Some(responder) = &self.responder {
             return responder.answer(question);
         }
-        prompt::ask(question).await.map_err(|error| {
-            let reason = crate::errors::chain(&error);
-            let ordering = std::sync::atomic::Ordering::Relaxed;
-            if !self.told_window_failed.swap(true, ordering) {
-                // stderr, never stdout: stdout belongs to the MCP protocol.
-                eprintln!(
-                    "torii: an approval window could not be opened ({reason}); every call that \
-                     needs a human is denied until one can. Run Torii where it has a display, or \
-                     set TORII_NO_GUI=1 so that it stops trying."
-                );
-            }
-            reason
-        })
+        prompt::ask(question)
+            .await
+            .map_err(|error| self.window_failed(&error))
+    }
+
+    /// Why a window failed, as text; the first failure of a server is also told on stderr.
+    fn window_failed(&self, error: &prompt::PromptError) -> String {
+        let reason = crate::errors::chain(error);
+        let ordering = std::sync::atomic::Ordering::Relaxed;
+        if !self.told_window_failed.swap(true, ordering) {
+            // stderr, never stdout: stdout belongs to the MCP protocol.
+            eprintln!(
+                "torii: an approval window could not be opened ({reason}); every call that \
+                 needs a human is denied until one can. Run Torii where it has a display, or set \
+                 TORII_NO_GUI=1 so that it stops trying."
+            );
+        }
+        reason
     }
 }
 
@@ -112,7 +117,7 @@ impl Collector for Human {
                 },
                 Err(error) => Collected::Cancelled {
                     refused: 0,
-                    reason: crate::errors::chain(&error),
+                    reason: self.window_failed(&error),
                 },
             }
         })

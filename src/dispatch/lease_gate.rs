@@ -165,13 +165,22 @@ impl Dispatcher {
                 .collect(),
             default_minutes: self.settings.default_target_minutes,
         };
-        let Some((mode, minutes)) = self
-            .human
-            .ask(&request)
-            .await
-            .ok()
-            .and_then(|answer| answer.activation())
-        else {
+        let answer = match self.human.ask(&request).await {
+            Ok(answer) => answer,
+            // Nobody denied it: say so, to the agent and in the audit.
+            Err(reason) => {
+                return LeaseDecision::Denied {
+                    detail: "no-window",
+                    reason: format!(
+                        "the approval window could not be opened ({}), so no human was asked \
+                         about the target; the human can give Torii a display, or set \
+                         TORII_NO_GUI=1",
+                        crate::text::clip(&reason, 200)
+                    ),
+                };
+            }
+        };
+        let Some((mode, minutes)) = answer.activation() else {
             return LeaseDecision::Denied {
                 detail: "denied",
                 reason: "the human denied the target".into(),

@@ -478,3 +478,46 @@ async fn a_lease_cleared_while_the_call_waits_for_a_slot_blocks_the_launch() {
         "the launch happened after the lease was cleared"
     );
 }
+
+/// Issue 17, mismatch 10, for the lease window: with windows on but no display, an inactive
+/// alias was refused as "the human denied the target".
+#[test]
+fn a_lease_window_that_cannot_open_is_not_a_human_denial() {
+    let Setup { root, kube } = setup(None);
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}});
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "kube", "arguments": {"target": "lab", "args": ["get", "pods"]}}});
+    let output = root
+        .torii()
+        .env("PATH", kube.path_env())
+        .env("TORII_NO_GUI", "0")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .write_stdin(format!("{initialize}\n{call}\n"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let answer: serde_json::Value = serde_json::from_str(stdout.lines().nth(1).unwrap()).unwrap();
+    let message = answer["result"]["structuredContent"]["message"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        message.contains("the approval window could not be opened")
+            && message.contains("no human was asked")
+            && !message.contains("the human denied"),
+        "{answer}"
+    );
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("an approval window could not be opened")
+    );
+    assert!(
+        audit_lines(&root)
+            .iter()
+            .any(|line| line.ends_with("| target-access-denied | lab | no-window")),
+        "{:#?}",
+        audit_lines(&root)
+    );
+    assert!(kube.launches().is_empty());
+}
