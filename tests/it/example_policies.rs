@@ -388,3 +388,37 @@ fn snow_readonly() {
         ],
     );
 }
+
+/// Issue 17, mismatch 6: official-providers.md left out one of the aws package's forbidden
+/// options and showed the aws-profile probe's arguments wrong. The page names every refused
+/// option and value prefix of every package, and each identity probe as it runs.
+#[test]
+fn the_official_providers_page_names_what_each_package_refuses_and_probes() {
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/official-providers.md"),
+    )
+    .unwrap();
+    let mut missing = Vec::new();
+    for package in PACKAGES {
+        let path = example(package).join("provider.yaml");
+        let provider =
+            torii::registry::parse_provider(&path, &std::fs::read(&path).unwrap()).unwrap();
+        let policy = &provider.policy;
+        for refused in policy
+            .forbidden_args
+            .iter()
+            .chain(&policy.forbidden_value_prefixes)
+        {
+            if !page.contains(&format!("`{refused}`")) && !page.contains(&format!("`{refused}/")) {
+                missing.push(format!("{package}: {refused}"));
+            }
+        }
+        if let Some(probe) = &provider.auth.identity {
+            let shown = format!("`{}`", probe.args.join(" "));
+            if !page.contains(&shown) {
+                missing.push(format!("{package}: identity probe {shown}"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "not on the page: {missing:#?}");
+}
