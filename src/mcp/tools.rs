@@ -135,16 +135,21 @@ fn policy_output_schema() -> Arc<JsonObject> {
 
 /// Every tool, built once at startup: the registry does not change while the server runs.
 pub fn all_tools(registry: &Registry) -> Vec<Tool> {
-    // One schema shared by every provider's tool: derived once, not once per provider.
+    // Schemas shared by every provider's tool that has them: built once, not once per provider.
     let call_schema = call_output_schema();
+    let simple_input = input_schema(&Shape::Simple);
     let mut tools: Vec<Tool> = registry
         .providers()
         .iter()
         .map(|provider| {
+            let input = match Dispatcher::shape(provider) {
+                Shape::Simple => Arc::clone(&simple_input),
+                shape => input_schema(&shape),
+            };
             Tool::new(
                 provider.tool().to_string(),
                 provider.config().description.clone(),
-                input_schema(&Dispatcher::shape(provider)),
+                input,
             )
             .with_raw_output_schema(Arc::clone(&call_schema))
         })
