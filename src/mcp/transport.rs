@@ -203,6 +203,11 @@ fn decode(line: &[u8]) -> Read {
     if let Some(call) = tool_call(text) {
         return Read::Message(Box::new(call));
     }
+    decode_value(text)
+}
+
+/// The general way for a line of text: as a JSON value, then by rmcp's own decoding.
+fn decode_value(text: &str) -> Read {
     let value: Value = match serde_json::from_str(text) {
         Ok(value) => value,
         Err(parse) => {
@@ -438,6 +443,93 @@ mod tests {
                 "{line} was not refused"
             );
         }
+    }
+
+    /// What a decoded line is, as text that differs whenever two decodings differ.
+    fn described(read: Read) -> String {
+        match read {
+            Read::Message(message) => format!(
+                "message {message:?} {}",
+                serde_json::to_string(&*message).unwrap_or_default()
+            ),
+            Read::Answer(answer) => format!(
+                "answer {}",
+                serde_json::to_string(&*answer).unwrap_or_default()
+            ),
+            Read::Skip => "skip".to_string(),
+        }
+    }
+
+    /// The fast path for `tools/call` decides every line exactly as the general way would: a
+    /// grid of ids, versions, methods, params (duplicates, `null`s, wrong types, `_meta`) and
+    /// extra members. (A helper ran 7.7 million such lines against it; this keeps the shape of
+    /// that check, so that an rmcp upgrade cannot change it silently.)
+    #[test]
+    fn the_fast_path_decides_every_line_as_the_general_way() {
+        let jsonrpc = [Some(r#""jsonrpc":"2.0""#), Some(r#""jsonrpc":"1.0""#), None];
+        let ids = [
+            Some(r#""id":1"#),
+            Some(r#""id":"x""#),
+            Some(r#""id":null"#),
+            Some(r#""id":1.5"#),
+            Some(r#""id":-0"#),
+            Some(r#""id":18446744073709551616"#),
+            None,
+        ];
+        let methods = [
+            Some(r#""method":"tools/call""#),
+            Some(r#""method":"tools\/call""#),
+            Some(r#""method":"tools/list""#),
+            Some(r#""method":7"#),
+            None,
+        ];
+        let params = [
+            Some(r#""params":{"name":"aws","arguments":{"args":["s3","ls"]}}"#),
+            Some(r#""params":{"name":"aws"}"#),
+            Some(r#""params":{"name":"aws","arguments":null}"#),
+            Some(r#""params":{"name":7}"#),
+            Some(r#""params":{"name":"aws","arguments":[]}"#),
+            Some(r#""params":"aws""#),
+            Some(r#""params":["aws"]"#),
+            Some(r#""params":null"#),
+            Some(r#""params":{"name":"aws","name":"x"}"#),
+            Some(r#""params":{"name":"aws","arguments":{"args":["a"],"args":["b"]}}"#),
+            Some(r#""params":{"name":"aws","_meta":{"progressToken":"p"}}"#),
+            Some(r#""params":{"name":"aws","_meta":7}"#),
+            None,
+        ];
+        let extras = [
+            None,
+            Some(r#""result":null"#),
+            Some(r#""error":{}"#),
+            Some(r#""method":"tools/call""#),
+            Some(r#""x":1"#),
+        ];
+        let (mut lines, mut fast) = (0, 0);
+        for jsonrpc in jsonrpc {
+            for id in ids {
+                for method in methods {
+                    for params in params {
+                        for extra in extras {
+                            let members: Vec<&str> = [jsonrpc, id, method, params, extra]
+                                .into_iter()
+                                .flatten()
+                                .collect();
+                            let line = format!("{{{}}}", members.join(","));
+                            lines += 1;
+                            fast += usize::from(tool_call(&line).is_some());
+                            assert_eq!(
+                                described(decode(line.as_bytes())),
+                                described(decode_value(&line)),
+                                "{line}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        // The grid reaches the fast path, and most of it goes the general way.
+        assert!(fast > 50 && fast < lines / 4, "{fast} of {lines}");
     }
 
     fn answer(line: &[u8]) -> Value {
