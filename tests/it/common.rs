@@ -190,6 +190,13 @@ pub fn missing_tool(what: &str) -> ! {
     panic!("{what} is missing (./scripts/test.sh installs the tools the ignored tests need)");
 }
 
+/// The `initialize` request (id 1) of a client that writes JSON-RPC lines by hand.
+pub fn initialize_request() -> serde_json::Value {
+    serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}})
+}
+
 /// Seconds since the Unix epoch, now.
 pub fn epoch_now() -> u64 {
     std::time::SystemTime::now()

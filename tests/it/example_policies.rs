@@ -115,6 +115,8 @@ fn the_kubeconfig_identity_denies_every_call() {
     let provider = torii::registry::parse_provider(&path, &std::fs::read(&path).unwrap()).unwrap();
     assert_eq!(provider.auth.strategy, torii::registry::Strategy::Inherited);
     assert!(provider.targeting.is_none() && provider.auth.identity.is_none());
+    // Even a call a human lets through runs nothing that can read the kubeconfig or a file.
+    assert_eq!(provider.command, "true");
 }
 
 #[test]

@@ -342,9 +342,7 @@ fn a_window_that_cannot_open_is_named_to_the_agent_on_stderr_once_and_in_the_aud
         json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
             "params": {"name": "cli", "arguments": {"args": ["ec2", "describe-instances"]}}})
     };
-    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "1"}}});
+    let initialize = crate::common::initialize_request();
     let output = root
         .torii()
         .env("PATH", fake.path_env())
@@ -679,9 +677,7 @@ fn startup_without_providers_says_no_providers_installed() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("no providers installed"));
 
     // A client is told, in the words providers.md shows.
-    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "1"}}});
+    let initialize = crate::common::initialize_request();
     let output = root
         .torii()
         .write_stdin(format!("{initialize}\n"))

@@ -484,9 +484,7 @@ async fn a_lease_cleared_while_the_call_waits_for_a_slot_blocks_the_launch() {
 #[test]
 fn a_lease_window_that_cannot_open_is_not_a_human_denial() {
     let Setup { root, kube } = setup(None);
-    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "1"}}});
+    let initialize = crate::common::initialize_request();
     let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
         "params": {"name": "kube", "arguments": {"target": "lab", "args": ["get", "pods"]}}});
     let output = root
