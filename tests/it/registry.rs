@@ -408,6 +408,33 @@ fn providers_load_in_directory_order() {
     assert_eq!(tools, ["tool_a", "tool_b", "tool_c"]);
 }
 
+/// Enough providers to be decoded on several threads: the order, and which error is reported
+/// when several files are invalid, are those of loading one by one.
+#[test]
+fn a_large_tree_loads_in_order_and_reports_its_first_error() {
+    let root = Root::new();
+    let dirs: Vec<String> = (0..150).rev().map(|index| format!("p{index:03}")).collect();
+    for dir in &dirs {
+        let yaml = provider(&[("name", Some(dir)), ("tool", Some(dir))], "");
+        root.write(&format!("providers/{dir}/provider.yaml"), &yaml);
+    }
+    let registry = loads(&root);
+    let tools: Vec<&str> = registry.iter().map(|provider| provider.tool()).collect();
+    let mut sorted = dirs.clone();
+    sorted.sort();
+    assert_eq!(tools, sorted);
+
+    for dir in ["p140", "p075", "p120"] {
+        root.write(&format!("providers/{dir}/provider.yaml"), "version: [\n");
+    }
+    let message = load_error(&root);
+    assert!(message.contains("p075"), "{message}");
+    assert!(
+        !message.contains("p120") && !message.contains("p140"),
+        "{message}"
+    );
+}
+
 #[test]
 fn duplicate_names_name_both_files() {
     let root = Root::new();
