@@ -61,56 +61,77 @@ stop() {
 # shot NAME REQUEST SCRIPT
 shot() {
   start "$2" "$3"
-  import -window "$WINDOW" "$OUT/$1.png"
+  import -window "$WINDOW" "$OUT/$1$SUFFIX.png"
   stop
-  echo "$OUT/$1.png" >&2
+  echo "$OUT/$1$SUFFIX.png" >&2
 }
 
+# The labels the scripts click, in the language being shot (the windows' own catalogues:
+# src/language/catalogue).
+labels() {
+  if [[ $LANGUAGE == pt-BR ]]; then
+    SUFFIX=.pt-BR
+    L_REVIEWED="Revisei a invocação e o escopo" L_TEMPORARILY=Temporariamente
+    L_EXACT="Somente esta invocação exata" L_MORE="Mais fixos" L_NEXT_PAGE="Próxima página"
+    L_CHARS=caracteres L_ALLOW=Permitir L_DENY=Negar L_ADD="Adicionar ao conjunto"
+    L_VALIDATE="Validar e usar"
+  else
+    SUFFIX=
+    L_REVIEWED="I reviewed the invocation and the scope" L_TEMPORARILY=Temporarily
+    L_EXACT=Exact L_MORE="More fixed" L_NEXT_PAGE="Next page" L_CHARS=chars L_ALLOW=Allow
+    L_DENY=Deny L_ADD="Add to the set" L_VALIDATE="Validate and use"
+  fi
+}
+
+# Every state, in one language: English as NAME.png, Brazilian Portuguese as NAME.pt-BR.png.
+all_shots() {
+LANGUAGE=$1
+labels
 # ---- operation approval ----
 
 operation() { # ARGS-JSON [OLDEST-SECS]
-  printf '{"protocol":1,"request":{"operation":{"tool":"aws","target":null,"args":%s,"default_grant_minutes":2,"oldest_grant_remaining_secs":%s}}}' \
-    "$1" "${2:-null}"
+  printf '{"protocol":2,"language":"%s","request":{"operation":{"tool":"aws","target":null,"args":%s,"default_grant_minutes":2,"oldest_grant_remaining_secs":%s}}}' \
+    "$LANGUAGE" "$1" "${2:-null}"
 }
 DESCRIBE='["ec2","describe-instances","--region","sa-east-1"]'
-REVIEWED='{"click":"I reviewed the invocation and the scope"}'
+REVIEWED="{\"click\":\"$L_REVIEWED\"}"
 
 shot operation-once "$(operation "$DESCRIBE")" '{"steps":[],"show":true}'
 shot operation-exact "$(operation "$DESCRIBE" 83)" \
-  '{"steps":[{"click":"Temporarily"},{"click":"Exact"},{"click":"1:23"}],"show":true}'
+  "{\"steps\":[{\"click\":\"$L_TEMPORARILY\"},{\"click\":\"$L_EXACT\"},{\"click\":\"1:23\"}],\"show\":true}"
 shot operation-prefix "$(operation "$DESCRIBE")" \
-  "{\"steps\":[{\"click\":\"Temporarily\"},$REVIEWED],\"show\":true}"
+  "{\"steps\":[{\"click\":\"$L_TEMPORARILY\"},$REVIEWED],\"show\":true}"
 shot operation-prefix-moved "$(operation "$DESCRIBE")" \
-  '{"steps":[{"click":"Temporarily"},{"click":"More fixed"}],"show":true}'
+  "{\"steps\":[{\"click\":\"$L_TEMPORARILY\"},{\"click\":\"$L_MORE\"}],\"show\":true}"
 LONG=$(printf 'arn:aws:iam::111122223333:policy/%0600d' 7)
 shot operation-long-argument "$(operation "[\"iam\",\"get-policy\",\"--policy-arn\",\"$LONG\"]")" \
-  '{"steps":[{"click":"arn:aws:iam::1…0000000007 · 633 chars"},{"click":"Next page"}],"show":true}'
+  "{\"steps\":[{\"click\":\"arn:aws:iam::1…0000000007 · 633 $L_CHARS\"},{\"click\":\"$L_NEXT_PAGE\"}],\"show\":true}"
 MANY=$(python3 -c 'import json; print(json.dumps(["s3api","put-object-tagging"]+[f"--tag-{i}=value-{i}" for i in range(160)]))')
 shot operation-many-arguments "$(operation "$MANY")" \
-  '{"steps":[{"click":"Temporarily"}],"show":true}'
+  "{\"steps\":[{\"click\":\"$L_TEMPORARILY\"}],\"show\":true}"
 shot operation-allowed "$(operation "$DESCRIBE")" \
-  "{\"steps\":[{\"click\":\"Temporarily\"},$REVIEWED,{\"click\":\"Allow\"}],\"show\":true,\"linger_secs\":30}"
+  "{\"steps\":[{\"click\":\"$L_TEMPORARILY\"},$REVIEWED,{\"click\":\"$L_ALLOW\"}],\"show\":true,\"linger_secs\":30}"
 shot operation-denied "$(operation "$DESCRIBE")" \
-  '{"steps":[{"click":"Deny"}],"show":true,"linger_secs":30}'
+  "{\"steps\":[{\"click\":\"$L_DENY\"}],\"show\":true,\"linger_secs\":30}"
 
 # ---- target lease ----
 
 lease() { # ACTIVE-JSON
-  printf '{"protocol":1,"request":{"target_lease":{"tool":"kubectl","alias":"dev","binding":"context mdb-k8s-dev","active_aliases":%s,"default_minutes":15}}}' "$1"
+  printf '{"protocol":2,"language":"%s","request":{"target_lease":{"tool":"kubectl","alias":"dev","binding":"context mdb-k8s-dev","active_aliases":%s,"default_minutes":15}}}' "$LANGUAGE" "$1"
 }
 shot lease-none-active "$(lease '[]')" '{"steps":[],"show":true}'
 shot lease-others-active "$(lease '["hml","lab"]')" '{"steps":[],"show":true}'
 
 # A real press on Add to the set: half a second in, the progress is drawn in the button; past
 # one second the window answers Add.
-start "$(lease '["hml","lab"]')" '{"steps":[],"show":true,"report":["Add to the set"]}'
-read -r _ _ x y w h < <(grep -P '^rect\tAdd to the set\t' "$WORK/stderr" | tr '\t' ' ' | sed 's/Add to the set/Add/')
+start "$(lease '["hml","lab"]')" "{\"steps\":[],\"show\":true,\"report\":[\"$L_ADD\"]}"
+read -r x y w h < <(grep -P "^rect\t$L_ADD\t" "$WORK/stderr" | cut -f3-6 | tr '\t' ' ')
 cx=$(python3 -c "print(int($x + $w / 2))")
 cy=$(python3 -c "print(int($y + $h / 2))")
 xdotool mousemove --window "$WINDOW" "$cx" "$cy" mousedown 1
 sleep 0.5
-import -window "$WINDOW" "$OUT/lease-holding.png"
-echo "$OUT/lease-holding.png" >&2
+import -window "$WINDOW" "$OUT/lease-holding$SUFFIX.png"
+echo "$OUT/lease-holding$SUFFIX.png" >&2
 sleep 1
 xdotool mouseup 1
 wait "$PROMPT" || true
@@ -119,7 +140,7 @@ if ! grep -q '"add":{"minutes":15}' "$WORK/answer"; then
   exit 1
 fi
 
-shot lease-added "$(lease '[]')" '{"steps":[{"click":"Add to the set"}],"show":true,"linger_secs":30}'
+shot lease-added "$(lease '[]')" "{\"steps\":[{\"click\":\"$L_ADD\"}],\"show\":true,\"linger_secs\":30}"
 
 # ---- authentication ----
 
@@ -127,7 +148,7 @@ field() { # NAME LABEL SECRET MULTILINE
   printf '{"name":"%s","label":"%s","secret":%s,"required":true,"multiline":%s}' "$1" "$2" "$3" "$4"
 }
 auth() { # FIELDS-JSON VALIDATOR-JSON
-  printf '{"protocol":1,"request":{"authenticate":{"tool":"aws","scope":"aws","fields":%s,"validator":%s}}}' "$1" "$2"
+  printf '{"protocol":2,"language":"%s","request":{"authenticate":{"tool":"aws","scope":"aws","fields":%s,"validator":%s}}}' "$LANGUAGE" "$1" "$2"
 }
 ONE="[$(field API_TOKEN 'API token' true false)]"
 FOUR="[$(field AWS_ACCESS_KEY_ID 'Access key ID' false false),$(field AWS_SECRET_ACCESS_KEY 'Secret access key' true false),$(field AWS_REGION 'Region' false false),$(field AWS_SESSION_TOKEN 'Session token' true true)]"
@@ -137,12 +158,16 @@ validator() { # SHELL-SCRIPT
 
 shot auth-one-field "$(auth "$ONE" null)" '{"steps":[],"show":true}'
 shot auth-four-fields "$(auth "$FOUR" null)" '{"steps":[],"show":true}'
-shot auth-required "$(auth "$FOUR" null)" '{"steps":[{"click":"Validate and use"}],"show":true}'
+shot auth-required "$(auth "$FOUR" null)" "{\"steps\":[{\"click\":\"$L_VALIDATE\"}],\"show\":true}"
 shot auth-validating "$(auth "$ONE" "$(validator 'sleep 5')")" \
-  '{"steps":[{"fill":{"label":"API token","text":"candidate"}},{"click":"Validate and use"}],"show":true}'
+  "{\"steps\":[{\"fill\":{\"label\":\"API token\",\"text\":\"candidate\"}},{\"click\":\"$L_VALIDATE\"}],\"show\":true}"
 shot auth-refused "$(auth "$ONE" "$(validator 'exit 1')")" \
-  '{"steps":[{"fill":{"label":"API token","text":"wrong"}},{"click":"Validate and use"},{"wait_until_enabled":"Validate and use"}],"show":true}'
+  "{\"steps\":[{\"fill\":{\"label\":\"API token\",\"text\":\"wrong\"}},{\"click\":\"$L_VALIDATE\"},{\"wait_until_enabled\":\"$L_VALIDATE\"}],\"show\":true}"
 shot auth-validated "$(auth "$ONE" "$(validator 'exit 0')")" \
-  '{"steps":[{"fill":{"label":"API token","text":"right"}},{"click":"Validate and use"}],"show":true,"linger_secs":30}'
+  "{\"steps\":[{\"fill\":{\"label\":\"API token\",\"text\":\"right\"}},{\"click\":\"$L_VALIDATE\"}],\"show\":true,\"linger_secs\":30}"
 
-echo "screenshots in $OUT" >&2
+}
+
+all_shots en
+all_shots pt-BR
+

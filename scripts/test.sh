@@ -13,6 +13,9 @@ BIN=$TOOLS/bin
 # One build from scratch: incremental state only costs disk here (tens of GB across the
 # configurations below). A developer's own `cargo test` keeps it.
 export CARGO_INCREMENTAL=0
+# The tests read Torii's human messages in English whatever this machine's locale; the ones
+# about the language set TORII_LANG themselves.
+export TORII_LANG=en
 mkdir -p "$BIN"
 
 step() { printf '\n==> %s\n' "$*" >&2; }

@@ -19,6 +19,7 @@ mod files;
 mod grants;
 #[cfg(feature = "gui")]
 mod gui;
+pub mod language;
 pub mod leases;
 mod mcp;
 mod packages;

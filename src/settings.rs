@@ -33,6 +33,8 @@ pub struct Settings {
     pub call_timeout_seconds: u64,
     /// How many provider commands one server runs at once; further calls wait for a slot.
     pub max_concurrent_calls: usize,
+    /// The language of the windows and of the CLI's human messages; absent, the system's.
+    pub language: Option<crate::language::Language>,
 }
 
 impl Default for Settings {
@@ -44,6 +46,7 @@ impl Default for Settings {
             child_confinement: crate::confine::Mode::BestEffort,
             call_timeout_seconds: 600,
             max_concurrent_calls: 16,
+            language: None,
         }
     }
 }
@@ -89,6 +92,8 @@ struct RawSettings {
     call_timeout_seconds: Option<Value>,
     #[serde(default, deserialize_with = "written")]
     max_concurrent_calls: Option<Value>,
+    #[serde(default, deserialize_with = "written")]
+    language: Option<Value>,
 }
 
 /// A present key keeps its value, even `null` (which is then refused as not a number).
@@ -211,6 +216,20 @@ impl Settings {
                     message: format!("expected `best-effort` or `required`, got {value}"),
                 })?,
             },
+            language: match raw.language {
+                None => None,
+                Some(value) => Some(
+                    value
+                        .text()
+                        .and_then(crate::language::Language::from_tag)
+                        .ok_or_else(|| SettingsError::Field {
+                            path: path.to_path_buf(),
+                            position: value.position,
+                            field: "language",
+                            message: format!("expected `en` or `pt-BR`, got {value}"),
+                        })?,
+                ),
+            },
         })
     }
 
@@ -232,7 +251,10 @@ impl Settings {
              # Seconds a provider command may run before it is stopped (0: no limit).\n\
              call_timeout_seconds: {}\n\
              # Provider commands one server runs at once; further calls wait for a slot.\n\
-             max_concurrent_calls: {}\n",
+             max_concurrent_calls: {}\n\
+             # The language of the approval windows and of the CLI's messages: en or pt-BR.\n\
+             # Without it, the system's locale decides (LC_ALL, LC_MESSAGES, LANG).\n\
+             # language: pt-BR\n",
             defaults.max_output_bytes,
             defaults.default_grant_minutes,
             defaults.default_target_minutes,
@@ -286,6 +308,8 @@ mod tests {
             ("call_timeout_seconds: 86401\n", "call_timeout_seconds"),
             ("max_concurrent_calls: 0\n", "max_concurrent_calls"),
             ("max_concurrent_calls: 1025\n", "max_concurrent_calls"),
+            ("language: fr\n", "language"),
+            ("language: 1\n", "language"),
         ];
         for (text, field) in cases {
             let message = parse(text).unwrap_err().to_string();
@@ -302,6 +326,20 @@ mod tests {
         let settings = parse("call_timeout_seconds: 0\nmax_concurrent_calls: 1\n").unwrap();
         assert_eq!(settings.call_timeout_seconds, 0);
         assert_eq!(settings.max_concurrent_calls, 1);
+    }
+
+    #[test]
+    fn language_is_en_or_pt_br_and_absent_by_default() {
+        use crate::language::Language;
+        assert_eq!(Settings::default().language, None);
+        assert_eq!(
+            parse("language: en\n").unwrap().language,
+            Some(Language::English)
+        );
+        assert_eq!(
+            parse("language: pt-BR\n").unwrap().language,
+            Some(Language::BrazilianPortuguese)
+        );
     }
 
     #[test]

@@ -65,6 +65,8 @@ fn read_request(input: impl Read) -> Result<Request, ChildError> {
             found: line.protocol,
         });
     }
+    // The window speaks the language the server chose.
+    crate::language::set_for_process(line.language);
     Ok(line.request)
 }
 
@@ -88,13 +90,13 @@ mod tests {
 
     #[test]
     fn reads_one_request_and_refuses_other_protocols() {
-        let text = r#"{"protocol":1,"request":{"operation":{"tool":"aws","target":null,"args":["s3","ls"],"default_grant_minutes":2,"oldest_grant_remaining_secs":null}}}"#;
+        let text = r#"{"protocol":2,"language":"en","request":{"operation":{"tool":"aws","target":null,"args":["s3","ls"],"default_grant_minutes":2,"oldest_grant_remaining_secs":null}}}"#;
         let request = read_request(text.as_bytes()).unwrap();
         assert!(matches!(request, Request::Operation(ref op) if op.args == ["s3", "ls"]));
-        let other = text.replace(r#""protocol":1"#, r#""protocol":2"#);
+        let other = text.replace(r#""protocol":2"#, r#""protocol":1"#);
         assert!(matches!(
             read_request(other.as_bytes()),
-            Err(ChildError::Protocol { found: 2 })
+            Err(ChildError::Protocol { found: 1 })
         ));
         assert!(matches!(
             read_request(&b"not json"[..]),
@@ -112,7 +114,7 @@ mod tests {
         write_answer(&mut out, &Answer::Operation(OperationAnswer::Once)).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "{\"protocol\":1,\"answer\":{\"operation\":\"once\"}}\n"
+            "{\"protocol\":2,\"answer\":{\"operation\":\"once\"}}\n"
         );
     }
 }

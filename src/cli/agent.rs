@@ -56,7 +56,7 @@ pub fn run(command: AgentCommand, root: &ConfigRoot) -> Result<(), CliError> {
             for line in report {
                 console::progress(&format!("{}: {line}", agent.name()));
             }
-            console::progress(&format!("Restart {} to load the change.", agent.client()));
+            console::progress(&crate::tr!("cli-agent-restart", client = agent.client()));
             Ok(())
         }
     }
@@ -197,7 +197,7 @@ fn install(
             agent.client()
         ));
     }
-    console::progress(&format!("Restart {} to load the change.", agent.client()));
+    console::progress(&crate::tr!("cli-agent-restart", client = agent.client()));
     Ok(())
 }
 

@@ -14,9 +14,9 @@ pub fn run(root: &ConfigRoot) -> Result<(), CliError> {
     if settings.exists() {
         // Keep the operator's file, but say if it would stop the server.
         Settings::load(&settings)?;
-        crate::console::progress(&format!(
-            "{} already exists; left unchanged",
-            settings.display()
+        crate::console::progress(&crate::tr!(
+            "cli-init-exists",
+            path = settings.display().to_string()
         ));
     } else {
         atomic::write(
@@ -24,7 +24,10 @@ pub fn run(root: &ConfigRoot) -> Result<(), CliError> {
             Settings::default_file().as_bytes(),
             Mode::Private,
         )?;
-        crate::console::progress(&format!("created {}", settings.display()));
+        crate::console::progress(&crate::tr!(
+            "cli-init-created",
+            path = settings.display().to_string()
+        ));
     }
     crate::console::data(&root.dir().display().to_string());
     Ok(())

@@ -23,13 +23,15 @@ pub use policy::PolicyCliError;
 use std::path::PathBuf;
 
 use crate::paths::{ConfigRoot, RootError};
-use crate::settings::SettingsError;
+use crate::settings::{Settings, SettingsError};
 
 /// Why a control-plane command failed; `app` maps it to an exit code and a message.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
     #[error(transparent)]
     Root(#[from] RootError),
+    #[error(transparent)]
+    Language(#[from] crate::language::LanguageError),
     #[error(transparent)]
     Settings(#[from] SettingsError),
     #[error(transparent)]
@@ -101,6 +103,12 @@ impl CliError {
 
 /// Runs one control-plane command.
 pub fn run(command: Command, root: &ConfigRoot) -> Result<(), CliError> {
+    // Settings that do not load are the command's to report (`doctor`, `init` fix them); the
+    // language then comes from TORII_LANG or the system.
+    let configured = Settings::load(&root.settings_file())
+        .ok()
+        .and_then(|settings| settings.language);
+    crate::language::set_for_process(crate::language::choose(configured)?);
     match command {
         Command::Demo => Ok(demo::run(root)?),
         Command::Init => init::run(root),
@@ -148,10 +156,12 @@ fn self_upgrade(check: bool) -> Result<(), CliError> {
     let current = Version::current();
     if check {
         let latest = release::latest()?;
-        crate::console::data(&if latest > current {
-            format!("torii {current} is installed; {latest} is available (torii self upgrade)")
+        let newer = latest > current;
+        let (current, latest) = (current.to_string(), latest.to_string());
+        crate::console::data(&if newer {
+            crate::tr!("cli-upgrade-available", current = current, latest = latest)
         } else {
-            format!("torii {current} is up to date (latest release {latest})")
+            crate::tr!("cli-upgrade-current", current = current, latest = latest)
         });
         return Ok(());
     }
@@ -165,27 +175,29 @@ fn self_upgrade(check: bool) -> Result<(), CliError> {
     }
     let latest = release::latest()?;
     if latest <= current {
-        crate::console::progress(&format!(
-            "already up to date: torii {current} (latest release {latest})"
+        crate::console::progress(&crate::tr!(
+            "cli-upgrade-already",
+            current = current.to_string(),
+            latest = latest.to_string()
         ));
         return Ok(());
     }
     let bytes = release::fetch_executable(latest)?;
     release::replace_executable(&exe, &bytes, Platform::CURRENT)?;
-    let kept = if Platform::CURRENT == Platform::Windows {
-        format!(
-            " The replaced executable stays as {} while it runs; the next torii self upgrade \
-             removes it.",
-            release::leftover(&exe).display()
-        )
-    } else {
-        String::new()
-    };
-    crate::console::progress(&format!(
-        "upgraded torii {current} to {latest} at {}; the config root was not touched. Restart \
-         your MCP clients: a running client keeps the old binary until then.{kept}",
-        exe.display()
-    ));
+    let mut message = crate::tr!(
+        "cli-upgrade-done",
+        current = current.to_string(),
+        latest = latest.to_string(),
+        path = exe.display().to_string()
+    );
+    if Platform::CURRENT == Platform::Windows {
+        message.push(' ');
+        message.push_str(&crate::tr!(
+            "cli-upgrade-kept",
+            path = release::leftover(&exe).display().to_string()
+        ));
+    }
+    crate::console::progress(&message);
     Ok(())
 }
 

@@ -162,9 +162,10 @@ fn show(provider: &Provider, target: Option<&Target>) -> Result<(), CliError> {
     let (rules, compiled) =
         policy::compile(&effective.path, &text, &settings).map_err(PolicyCliError::from)?;
     for rule in compiled.ignored_accepts() {
-        crate::console::progress(&format!(
-            "warning: accept {rule:?} has fewer than minimum_accept_tokens ({}) tokens and is ignored",
-            settings.minimum_accept_tokens
+        crate::console::progress(&crate::tr!(
+            "cli-policy-ignored",
+            rule = format!("{rule:?}"),
+            minimum = settings.minimum_accept_tokens
         ));
     }
     for failure in jasper::check_examples(&compiled, &rules.examples) {
@@ -251,12 +252,11 @@ fn edit(provider: &Provider, target: Option<&Target>, create: bool) -> Result<()
         match policy::review_draft(&plan.original, &text, &draft, &settings) {
             Review::Unchanged => {
                 remove_draft(&draft)?;
-                let what = if plan.creating {
-                    "not created"
-                } else {
-                    "left as it was"
-                };
-                crate::console::progress(&format!("no changes; {} {what}", plan.live.display()));
+                crate::console::progress(&crate::tr!(
+                    "cli-policy-unchanged",
+                    path = plan.live.display().to_string(),
+                    created = if plan.creating { "yes" } else { "no" }
+                ));
                 return Ok(());
             }
             Review::Accepted {
@@ -264,9 +264,10 @@ fn edit(provider: &Provider, target: Option<&Target>, create: bool) -> Result<()
             } => {
                 apply(&plan, &text, &draft)?;
                 for rule in ignored_accepts {
-                    crate::console::progress(&format!(
-                        "warning: accept {rule:?} has fewer than minimum_accept_tokens ({}) tokens and is ignored",
-                        settings.minimum_accept_tokens
+                    crate::console::progress(&crate::tr!(
+                        "cli-policy-ignored",
+                        rule = format!("{rule:?}"),
+                        minimum = settings.minimum_accept_tokens
                     ));
                 }
                 return Ok(());
@@ -327,10 +328,10 @@ fn apply(plan: &EditPlan, text: &str, draft: &Path) -> Result<(), CliError> {
     }
     atomic::write(&plan.live, text.as_bytes(), Mode::Private)?;
     remove_draft(draft)?;
-    let verb = if plan.creating { "created" } else { "updated" };
-    crate::console::progress(&format!(
-        "{verb} {}; the next call reads it, no restart needed",
-        plan.live.display()
+    crate::console::progress(&crate::tr!(
+        "cli-policy-written",
+        path = plan.live.display().to_string(),
+        created = if plan.creating { "yes" } else { "no" }
     ));
     Ok(())
 }

@@ -87,24 +87,26 @@ fn search(query: Option<&str>) -> Result<(), CliError> {
 
 fn install(root: &ConfigRoot, source: &str) -> Result<(), CliError> {
     let installed = packages::install(root, source)?;
-    crate::console::progress(&format!(
-        "installed {} {} (tool {}) from {} into {}",
-        installed.name,
-        installed.package_version,
-        installed.tool,
-        installed.label,
-        installed.dir.display()
+    crate::console::progress(&crate::tr!(
+        "cli-provider-installed",
+        name = installed.name.as_str(),
+        version = installed.package_version.to_string(),
+        tool = installed.tool.as_str(),
+        origin = installed.label.to_string(),
+        dir = installed.dir.display().to_string()
     ));
-    crate::console::progress(
-        "its policy is empty: nothing the agent sends is allowed by rules until you write one",
-    );
+    crate::console::progress(&crate::tr!("cli-provider-empty-policy"));
     for setup in &installed.setups {
         crate::console::progress(&format!(
-            "  to apply the curated setup: torii provider setup {} {setup}",
-            installed.name
+            "  {}",
+            crate::tr!(
+                "cli-provider-setup-hint",
+                name = installed.name.as_str(),
+                setup = setup.to_string()
+            )
         ));
     }
-    crate::console::progress("restart the MCP server to publish the new tool");
+    crate::console::progress(&crate::tr!("cli-provider-restart"));
     crate::console::data(&installed.dir.display().to_string());
     Ok(())
 }
@@ -113,19 +115,20 @@ fn apply_setup(root: &ConfigRoot, key: &str, setup: &str) -> Result<(), CliError
     let registry = Registry::load(root.dir())?;
     let provider = lookup::provider(&registry, key, Prefer::Name)?;
     let applied = packages::setup(provider, setup)?;
-    crate::console::progress(&format!(
-        "applied setup {setup} to {}: {} deny, {} accept rules, {} examples",
-        applied.path.display(),
-        applied.deny,
-        applied.accept,
-        applied.examples
+    crate::console::progress(&crate::tr!(
+        "cli-provider-applied",
+        setup = setup,
+        path = applied.path.display().to_string(),
+        deny = applied.deny,
+        accept = applied.accept,
+        examples = applied.examples
     ));
     for rule in &applied.ignored_accepts {
         crate::console::progress(&format!(
             "warning: accept {rule:?} is narrower than minimum_accept_tokens and is ignored"
         ));
     }
-    crate::console::progress("review it with `torii policy show`; no restart is needed");
+    crate::console::progress(&crate::tr!("cli-provider-review"));
     Ok(())
 }
 
@@ -133,9 +136,12 @@ fn upgrade(root: &ConfigRoot, key: &str) -> Result<(), CliError> {
     let registry = Registry::load(root.dir())?;
     let provider = lookup::provider(&registry, key, Prefer::Name)?;
     let upgraded = packages::upgrade(root, provider)?;
-    crate::console::progress(&format!(
-        "upgraded {} from {} to {} ({}); rules, .env, grants, targets and sessions were not touched",
-        upgraded.name, upgraded.from_version, upgraded.to_version, upgraded.label
+    crate::console::progress(&crate::tr!(
+        "cli-provider-upgraded",
+        name = upgraded.name.as_str(),
+        from = upgraded.from_version.to_string(),
+        to = upgraded.to_version.to_string(),
+        origin = upgraded.label.to_string()
     ));
     if upgraded.environment_changed {
         crate::console::progress(&format!(

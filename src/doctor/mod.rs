@@ -24,11 +24,11 @@ pub enum Level {
 }
 
 impl Level {
-    pub fn word(self) -> &'static str {
+    pub fn word(self) -> String {
         match self {
-            Level::Ok => "ok",
-            Level::Warning => "warning",
-            Level::Problem => "problem",
+            Level::Ok => crate::tr!("doctor-ok"),
+            Level::Warning => crate::tr!("doctor-warning"),
+            Level::Problem => crate::tr!("doctor-problem"),
         }
     }
 }
@@ -112,7 +112,11 @@ pub fn render(findings: &[Finding]) -> Vec<String> {
     for finding in findings {
         lines.push(format!("{:<8} {}", finding.level.word(), finding.text));
         if let Some(fix) = &finding.fix {
-            lines.push(format!("{:<8} fix: {fix}", ""));
+            lines.push(format!(
+                "{:<8} {}",
+                "",
+                crate::tr!("doctor-fix", fix = fix.as_str())
+            ));
         }
     }
     lines

@@ -11,7 +11,7 @@ pub fn parse_minutes(text: &str) -> Result<u64, String> {
         .parse::<u64>()
         .ok()
         .filter(|minutes| MINUTES_RANGE.contains(minutes))
-        .ok_or_else(|| "Enter whole minutes from 1 to 1440.".to_string())
+        .ok_or_else(|| crate::tr!("duration-invalid"))
 }
 
 /// `m:ss`, the remaining-time button.
@@ -22,18 +22,27 @@ pub fn clock(secs: u64) -> String {
 /// `2 min`, or `m:ss` when the seconds are not whole minutes (only the end-with duration).
 pub fn short(secs: u64) -> String {
     if secs.is_multiple_of(60) {
-        format!("{} min", secs / 60)
+        minutes(secs / 60)
     } else {
         clock(secs)
     }
 }
 
+/// `5 min`: a preset button, a lease.
+pub fn minutes(minutes: u64) -> String {
+    crate::tr!("duration-minutes", minutes = minutes)
+}
+
 /// `1 min 23 s`, spelled out for the bottom bar.
 pub fn spelled(secs: u64) -> String {
     match (secs / 60, secs % 60) {
-        (0, s) => format!("{s} s"),
-        (m, 0) => format!("{m} min"),
-        (m, s) => format!("{m} min {s} s"),
+        (0, seconds) => crate::tr!("duration-seconds", seconds = seconds),
+        (m, 0) => minutes(m),
+        (minutes, seconds) => crate::tr!(
+            "duration-minutes-seconds",
+            minutes = minutes,
+            seconds = seconds
+        ),
     }
 }
 

@@ -14,7 +14,7 @@ pub const PAGE_CHARS: usize = 240;
 pub fn pill_text(token: &str) -> String {
     let chars: Vec<char> = token.chars().collect();
     if chars.is_empty() {
-        return "\"\" (empty)".to_string();
+        return crate::tr!("pill-empty");
     }
     if chars.len() <= PILL_MAX_CHARS {
         return visible(token);
@@ -24,11 +24,11 @@ pub fn pill_text(token: &str) -> String {
         .iter()
         .skip(chars.len().saturating_sub(TAIL_CHARS))
         .collect();
-    format!(
-        "{}…{} · {} chars",
-        visible(&head),
-        visible(&tail),
-        chars.len()
+    crate::tr!(
+        "pill-shortened",
+        start = visible(&head),
+        end = visible(&tail),
+        chars = chars.len()
     )
 }
 

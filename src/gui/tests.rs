@@ -68,27 +68,28 @@ fn play(harness: &mut DrivenHarness<'_>, steps: &[Step]) {
     }
 }
 
-fn click(label: &str) -> Step {
-    Step::Click(label.into())
+// Labels are a window's own (`op::ALLOW`, in the language the test speaks) or plain text.
+fn click(label: impl std::fmt::Display) -> Step {
+    Step::Click(label.to_string())
 }
 
-fn fill(label: &str, text: &str) -> Step {
+fn fill(label: impl std::fmt::Display, text: &str) -> Step {
     Step::Fill {
-        label: label.into(),
+        label: label.to_string(),
         text: text.into(),
     }
 }
 
-fn enabled(harness: &DrivenHarness<'_>, label: &str) -> bool {
-    !driver::node(harness, label)
+fn enabled(harness: &DrivenHarness<'_>, label: impl std::fmt::Display) -> bool {
+    !driver::node(harness, &label.to_string())
         .unwrap()
         .accesskit_node()
         .is_disabled()
 }
 
-fn ticked(harness: &DrivenHarness<'_>, label: &str) -> bool {
+fn ticked(harness: &DrivenHarness<'_>, label: impl std::fmt::Display) -> bool {
     use eframe::egui::accesskit::Toggled;
-    driver::node(harness, label)
+    driver::node(harness, &label.to_string())
         .unwrap()
         .accesskit_node()
         .toggled()
@@ -161,7 +162,7 @@ fn temporarily_selects_the_suggested_prefix_which_can_be_restored() {
         &harness,
         "whose first 2 arguments are `ec2` `describe-instances`"
     ));
-    assert!(harness.query_by_label(op::RESTORE).is_none());
+    assert!(harness.query_by_label(&op::RESTORE.text()).is_none());
 
     play(&mut harness, &[click(op::MORE)]);
     assert!(shows(&harness, "Fixed (3)"));
@@ -233,7 +234,7 @@ fn durations_presets_and_invalid_minutes() {
     let mut harness = operation(&["s3", "ls"], None);
     play(&mut harness, &[click(op::TEMPORARILY)]);
     for minutes in [5, 10, 15, 20, 30] {
-        play(&mut harness, &[click(&format!("{minutes} min"))]);
+        play(&mut harness, &[click(format!("{minutes} min"))]);
         assert!(shows(&harness, &format!("Allow for {minutes} min")));
     }
     play(
@@ -400,8 +401,8 @@ fn add_with_others_active_needs_a_continuous_one_second_press() {
     play(&mut harness, &[click(ls::ADD)]);
     assert_eq!(decided(&harness), None);
     // Released early: nothing, and the count starts over.
-    let press = Step::Press(ls::ADD.into());
-    let release = Step::Release(ls::ADD.into());
+    let press = Step::Press(ls::ADD.text());
+    let release = Step::Release(ls::ADD.text());
     play(
         &mut harness,
         &[press.clone(), Step::Wait(0.7), release.clone()],
@@ -426,7 +427,7 @@ fn the_press_that_focuses_the_window_starts_the_count() {
     let mut harness = lease_window(&["hml"]);
     play(
         &mut harness,
-        &[Step::Unfocus, Step::Press(ls::ADD.into()), Step::Wait(1.1)],
+        &[Step::Unfocus, Step::Press(ls::ADD.text()), Step::Wait(1.1)],
     );
     assert_eq!(
         decided(&harness),
@@ -527,7 +528,7 @@ fn a_refused_candidate_reenables_the_form_and_an_accepted_one_returns() {
     assert!(shows(&harness, "Validating the session…"));
     assert!(!enabled(&harness, au::VALIDATE), "the form is locked");
     assert!(!enabled(&harness, "Token"));
-    play(&mut harness, &[Step::WaitUntilEnabled(au::VALIDATE.into())]);
+    play(&mut harness, &[Step::WaitUntilEnabled(au::VALIDATE.text())]);
     assert!(shows(
         &harness,
         "Session refused (the validator exited with code 1): check the values."
@@ -587,5 +588,157 @@ fn closing_a_window_without_a_decision_denies_or_cancels() {
     ];
     for (window, expected) in windows {
         assert_eq!(window.closed(), expected);
+    }
+}
+
+// ---- in Brazilian Portuguese ----
+
+use crate::language::{Language, set_for_thread};
+
+/// Whether the widget with `label` lies inside the window's constant width.
+fn within_width(harness: &DrivenHarness<'_>, label: impl std::fmt::Display) -> bool {
+    let rect = driver::node(harness, &label.to_string()).unwrap().rect();
+    rect.min.x >= 0.0 && rect.max.x <= super::widgets::WIDTH
+}
+
+#[test]
+fn the_operation_window_speaks_portuguese() {
+    set_for_thread(Language::BrazilianPortuguese);
+    let mut harness = operation(DESCRIBE, None);
+    assert_eq!(op::ALLOW.text(), "Permitir");
+    assert!(shows(
+        &harness,
+        "aws quer executar uma chamada que nenhuma regra decide"
+    ));
+    assert!(shows(
+        &harness,
+        "Permitir fica desabilitado até você marcar a caixa de revisão."
+    ));
+    assert!(!enabled(&harness, op::ALLOW));
+    play(&mut harness, &[click(op::TEMPORARILY)]);
+    assert!(ticked(&harness, op::PREFIX));
+    assert!(shows(&harness, "Fixos (2)"));
+    assert!(shows(
+        &harness,
+        "+ quaisquer argumentos acrescentados depois"
+    ));
+    play(&mut harness, &[click(op::EXACT)]);
+    assert!(ticked(&harness, "Somente esta invocação exata"));
+    assert!(shows(&harness, "Invocação exata (4 argumentos)"));
+    play(&mut harness, &[click("10 min")]);
+    assert!(shows(
+        &harness,
+        "Permitir por 10 min: chamadas em aws com exatamente estes 4 argumentos, nesta ordem, e \
+         nada além."
+    ));
+    for label in [op::ALLOW, op::DENY, op::REVIEWED] {
+        assert!(within_width(&harness, label), "{label}");
+    }
+    play(&mut harness, &[click(op::REVIEWED), click(op::ALLOW)]);
+    harness.step();
+    assert!(shows(&harness, "👍 Acesso autorizado por 10 min."));
+    assert_eq!(
+        finish(&mut harness),
+        Answer::Operation(OperationAnswer::Temporary {
+            scope: GrantScope::Exact,
+            duration_secs: 600
+        })
+    );
+}
+
+#[test]
+fn deny_in_portuguese_says_acesso_negado() {
+    set_for_thread(Language::BrazilianPortuguese);
+    let mut harness = operation(DESCRIBE, None);
+    play(&mut harness, &[click("Negar")]);
+    harness.step();
+    assert!(shows(&harness, "Acesso negado."));
+    assert_eq!(
+        finish(&mut harness),
+        Answer::Operation(OperationAnswer::Deny)
+    );
+}
+
+#[test]
+fn the_lease_window_speaks_portuguese_and_keeps_its_hold() {
+    set_for_thread(Language::BrazilianPortuguese);
+    let mut harness = lease_window(&["hml", "prd"]);
+    assert!(shows(&harness, "kubectl quer usar o target dev"));
+    assert!(shows(&harness, "Ativos agora (2)"));
+    assert!(shows(
+        &harness,
+        "Mantenha Adicionar ao conjunto pressionado por 1 segundo para confirmar."
+    ));
+    for label in [ls::REPLACE, ls::ADD, ls::DENY] {
+        assert!(within_width(&harness, label), "{label}");
+    }
+    play(&mut harness, &[click("Adicionar ao conjunto")]);
+    assert_eq!(decided(&harness), None, "a click is not a hold");
+    play(
+        &mut harness,
+        &[Step::Press("Adicionar ao conjunto".into()), Step::Wait(1.1)],
+    );
+    assert_eq!(
+        decided(&harness),
+        Some(Answer::TargetLease(LeaseAnswer::Add { minutes: 15 }))
+    );
+    play(
+        &mut harness,
+        &[Step::Release("Adicionar ao conjunto".into())],
+    );
+    assert!(shows(
+        &harness,
+        "👍 dev adicionado aos targets ativos, por 15 min."
+    ));
+
+    let mut alone = lease_window(&[]);
+    assert!(shows(&alone, "nenhum target de kubectl está ativo"));
+    play(&mut alone, &[click("Substituir todos os ativos")]);
+    assert_eq!(
+        decided(&alone),
+        Some(Answer::TargetLease(LeaseAnswer::Replace { minutes: 15 }))
+    );
+}
+
+#[test]
+fn the_authentication_window_speaks_portuguese() {
+    set_for_thread(Language::BrazilianPortuguese);
+    let mut harness = auth_window(aws_fields(), None, None);
+    assert!(shows(&harness, "aws precisa de uma sessão"));
+    assert!(shows(&harness, "obrigatório"));
+    play(&mut harness, &[click("Validar e usar")]);
+    assert!(shows(
+        &harness,
+        "Obrigatório: Access key ID, Secret access key, Region."
+    ));
+    for label in [au::VALIDATE, au::CANCEL, au::PASTE] {
+        assert!(within_width(&harness, label), "{label}");
+    }
+    play(&mut harness, &[click("Cancelar")]);
+    harness.step();
+    assert!(shows(&harness, "Autenticação cancelada."));
+    assert_eq!(
+        finish(&mut harness),
+        Answer::Authenticate(AuthAnswer::Cancelled { refused: 0 })
+    );
+}
+
+#[test]
+fn both_languages_keep_the_width_and_grow_the_same_way() {
+    for language in Language::ALL {
+        set_for_thread(language);
+        let mut harness = operation(DESCRIBE, None);
+        let compact = harness.state().wanted_height;
+        play(&mut harness, &[click(op::TEMPORARILY), click(op::EXACT)]);
+        let exact = harness.state().wanted_height;
+        play(&mut harness, &[click(op::PREFIX)]);
+        let prefix = harness.state().wanted_height;
+        assert!(
+            compact < exact && exact < prefix && prefix <= super::widgets::MAX_HEIGHT,
+            "{language}: {compact} {exact} {prefix}"
+        );
+        for label in [op::ALLOW, op::DENY, op::MORE, op::FEWER] {
+            assert!(within_width(&harness, label), "{language}: {label}");
+        }
     }
 }

@@ -134,7 +134,7 @@ pub fn future_arguments_marker(ui: &mut Ui) {
         .inner_margin(Margin::symmetric(8, 3))
         .show(ui, |ui| {
             ui.label(
-                RichText::new("+ any arguments added later")
+                RichText::new(crate::tr!("future-arguments"))
                     .italics()
                     .weak(),
             );

@@ -25,6 +25,8 @@ pub enum ServeError {
     Settings(#[from] SettingsError),
     #[error(transparent)]
     Registry(#[from] RegistryError),
+    #[error(transparent)]
+    Language(#[from] crate::language::LanguageError),
     #[error(
         "no providers installed in {} (install one with `torii provider install`, and check `torii config-dir`)",
         .0.display()
@@ -39,6 +41,8 @@ pub enum ServeError {
 /// Loads everything the server needs; an invalid provider stops startup here.
 pub fn build(root: &ConfigRoot) -> Result<Dispatcher, ServeError> {
     let settings = Settings::load(&root.settings_file())?;
+    // The windows speak it; everything the agent reads stays English.
+    crate::language::set_for_process(crate::language::choose(settings.language)?);
     let registry = Registry::load(root.dir())?;
     if registry.is_empty() {
         return Err(ServeError::NoProviders(root.providers_dir()));

@@ -142,6 +142,7 @@ impl Prompter {
 fn request_line<Q: Question>(question: &Q) -> Vec<u8> {
     let line = RequestLine {
         protocol: PROTOCOL_VERSION,
+        language: crate::language::current(),
         request: question.request(),
     };
     // Serializing plain strings, numbers and maps with string keys cannot fail; should it

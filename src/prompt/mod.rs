@@ -8,8 +8,8 @@
 //!
 //! ```text
 //! server                                   torii __prompt
-//!   ask(&question) ── {"protocol":1,"request":{…}} ──▶ window (feature `gui`)
-//!   check(answer)  ◀── {"protocol":1,"answer":{…}} ───  exit 0
+//!   ask(&question) ── {"protocol":2,"language":…,"request":{…}} ──▶ window (feature `gui`)
+//!   check(answer)  ◀── {"protocol":2,"answer":{…}} ───  exit 0
 //! ```
 //!
 //! Every failure means "no": a window that cannot open, a child that exits non-zero or writes

@@ -9,7 +9,7 @@ use super::{
 };
 
 /// Version of the request and answer lines; bumped on any incompatible change.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// One question for the human.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -34,6 +34,8 @@ pub enum Answer {
 #[serde(deny_unknown_fields)]
 pub(crate) struct RequestLine {
     pub protocol: u32,
+    /// The language the window speaks: the server's, chosen once at its start.
+    pub language: crate::language::Language,
     pub request: Request,
 }
 
@@ -54,6 +56,7 @@ mod tests {
     fn lines_look_as_documented() {
         let request = RequestLine {
             protocol: PROTOCOL_VERSION,
+            language: crate::language::Language::BrazilianPortuguese,
             request: Request::TargetLease(LeaseRequest {
                 tool: "kubectl".into(),
                 alias: "dev".into(),
@@ -64,7 +67,7 @@ mod tests {
         };
         assert_eq!(
             serde_json::to_string(&request).unwrap(),
-            r#"{"protocol":1,"request":{"target_lease":{"tool":"kubectl","alias":"dev","binding":"context dev-cluster","active_aliases":["hml"],"default_minutes":15}}}"#
+            r#"{"protocol":2,"language":"pt-BR","request":{"target_lease":{"tool":"kubectl","alias":"dev","binding":"context dev-cluster","active_aliases":["hml"],"default_minutes":15}}}"#
         );
         let answer = AnswerLine {
             protocol: PROTOCOL_VERSION,
@@ -76,22 +79,22 @@ mod tests {
         let text = serde_json::to_string(&answer).unwrap();
         assert_eq!(
             text,
-            r#"{"protocol":1,"answer":{"operation":{"temporary":{"scope":{"prefix":{"tokens":2}},"duration_secs":120}}}}"#
+            r#"{"protocol":2,"answer":{"operation":{"temporary":{"scope":{"prefix":{"tokens":2}},"duration_secs":120}}}}"#
         );
         let back: AnswerLine = serde_json::from_str(&text).unwrap();
         assert_eq!(back.answer, answer.answer);
         let deny: AnswerLine =
-            serde_json::from_str(r#"{"protocol":1,"answer":{"operation":"deny"}}"#).unwrap();
+            serde_json::from_str(r#"{"protocol":2,"answer":{"operation":"deny"}}"#).unwrap();
         assert_eq!(deny.answer, Answer::Operation(OperationAnswer::Deny));
     }
 
     #[test]
     fn unknown_fields_and_kinds_are_refused() {
         for text in [
-            r#"{"protocol":1,"answer":{"operation":"deny"},"extra":1}"#,
-            r#"{"protocol":1,"answer":{"operation":"maybe"}}"#,
-            r#"{"protocol":1,"answer":{"target_lease":{"add":{"minutes":5,"also":1}}}}"#,
-            r#"{"protocol":1,"answer":{"operation":{"temporary":{"scope":"exact"}}}}"#,
+            r#"{"protocol":2,"answer":{"operation":"deny"},"extra":1}"#,
+            r#"{"protocol":2,"answer":{"operation":"maybe"}}"#,
+            r#"{"protocol":2,"answer":{"target_lease":{"add":{"minutes":5,"also":1}}}}"#,
+            r#"{"protocol":2,"answer":{"operation":{"temporary":{"scope":"exact"}}}}"#,
             r#"{"answer":{"operation":"deny"}}"#,
         ] {
             assert!(serde_json::from_str::<AnswerLine>(text).is_err(), "{text}");

@@ -67,7 +67,11 @@ fn load_in_parallel(dirs: &[PathBuf]) -> Result<Vec<Provider>, RegistryError> {
             })
             .collect();
         let here = last.map(load_chunk);
-        pending.into_iter().map(Pending::finish).chain(here).collect()
+        pending
+            .into_iter()
+            .map(Pending::finish)
+            .chain(here)
+            .collect()
     });
     let mut providers = Vec::new();
     for chunk in chunks {

@@ -76,6 +76,8 @@ impl Root {
         command
             .env("TORII_CONFIG_DIR", &self.root)
             .env("TORII_NO_GUI", "1")
+            // The human messages the tests read are English, whatever this machine's locale.
+            .env("TORII_LANG", "en")
             .current_dir(&self.work);
         command
     }

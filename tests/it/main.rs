@@ -33,6 +33,7 @@ mod install_ps1;
 #[cfg(unix)]
 mod install_sh;
 mod kubectl_real;
+mod language;
 mod leases;
 mod lifecycle;
 #[cfg(feature = "test-hooks")]

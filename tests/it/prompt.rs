@@ -185,7 +185,7 @@ mod windows {
             .env_remove("WAYLAND_DISPLAY")
             .env_remove(SCRIPT_ENV)
             .write_stdin(
-                r#"{"protocol":1,"request":{"target_lease":{"tool":"kubectl","alias":"dev","binding":"context x","active_aliases":[],"default_minutes":15}}}"#,
+                r#"{"protocol":2,"language":"en","request":{"target_lease":{"tool":"kubectl","alias":"dev","binding":"context x","active_aliases":[],"default_minutes":15}}}"#,
             )
             .timeout(Duration::from_secs(30))
             .output()
@@ -201,7 +201,7 @@ fn a_build_without_windows_never_answers() {
     let output = assert_cmd::Command::new(torii())
         .arg("__prompt")
         .write_stdin(
-            r#"{"protocol":1,"request":{"target_lease":{"tool":"kubectl","alias":"dev","binding":"context x","active_aliases":[],"default_minutes":15}}}"#,
+            r#"{"protocol":2,"language":"en","request":{"target_lease":{"tool":"kubectl","alias":"dev","binding":"context x","active_aliases":[],"default_minutes":15}}}"#,
         )
         .output()
         .unwrap();
@@ -235,13 +235,13 @@ async fn answers_outside_the_request_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
         // A prefix longer than the call.
-        r#"{"protocol":1,"answer":{"operation":{"temporary":{"scope":{"prefix":{"tokens":5}},"duration_secs":60}}}}"#,
+        r#"{"protocol":2,"answer":{"operation":{"temporary":{"scope":{"prefix":{"tokens":5}},"duration_secs":60}}}}"#,
         // A duration that is not whole minutes, with no grant to end with.
-        r#"{"protocol":1,"answer":{"operation":{"temporary":{"scope":"exact","duration_secs":61}}}}"#,
+        r#"{"protocol":2,"answer":{"operation":{"temporary":{"scope":"exact","duration_secs":61}}}}"#,
         // Longer than 1440 minutes.
-        r#"{"protocol":1,"answer":{"operation":{"temporary":{"scope":"exact","duration_secs":86460}}}}"#,
+        r#"{"protocol":2,"answer":{"operation":{"temporary":{"scope":"exact","duration_secs":86460}}}}"#,
         // An answer to another question.
-        r#"{"protocol":1,"answer":{"target_lease":{"add":{"minutes":5}}}}"#,
+        r#"{"protocol":2,"answer":{"target_lease":{"add":{"minutes":5}}}}"#,
     ];
     for line in cases {
         let error = stand_in(dir.path(), line)
@@ -252,7 +252,7 @@ async fn answers_outside_the_request_are_refused() {
     }
     let lease = stand_in(
         dir.path(),
-        r#"{"protocol":1,"answer":{"target_lease":{"replace":{"minutes":1441}}}}"#,
+        r#"{"protocol":2,"answer":{"target_lease":{"replace":{"minutes":1441}}}}"#,
     )
     .ask(&lease_request(&[]))
     .await
@@ -260,7 +260,7 @@ async fn answers_outside_the_request_are_refused() {
     assert!(matches!(lease, PromptError::Invalid(_)), "{lease}");
     let undeclared = stand_in(
         dir.path(),
-        r#"{"protocol":1,"answer":{"authenticate":{"validated":{"values":{"TOKEN":"x","EXTRA":"y"}}}}}"#,
+        r#"{"protocol":2,"answer":{"authenticate":{"validated":{"values":{"TOKEN":"x","EXTRA":"y"}}}}}"#,
     )
     .ask(&AuthRequest {
         tool: "api".into(),
@@ -287,7 +287,7 @@ async fn a_good_answer_is_taken_and_the_request_is_one_json_line() {
     let dir = tempfile::tempdir().unwrap();
     let answer = stand_in(
         dir.path(),
-        r#"{"protocol":1,"answer":{"operation":"once"}}"#,
+        r#"{"protocol":2,"answer":{"operation":"once"}}"#,
     )
     .ask(&operation_request())
     .await
@@ -295,7 +295,10 @@ async fn a_good_answer_is_taken_and_the_request_is_one_json_line() {
     assert_eq!(answer, OperationAnswer::Once);
     let request = std::fs::read_to_string(dir.path().join("request")).unwrap();
     assert_eq!(request.lines().count(), 1);
-    assert!(request.starts_with(r#"{"protocol":1,"request":{"operation":{"tool":"aws""#));
+    assert!(
+        request
+            .starts_with(r#"{"protocol":2,"language":"en","request":{"operation":{"tool":"aws""#)
+    );
 }
 
 #[tokio::test]
@@ -308,17 +311,17 @@ async fn broken_prompts_are_errors() {
     assert!(matches!(garbage, PromptError::Malformed(_)), "{garbage}");
     let other_protocol = stand_in(
         dir.path(),
-        r#"{"protocol":2,"answer":{"operation":"once"}}"#,
+        r#"{"protocol":1,"answer":{"operation":"once"}}"#,
     )
     .ask(&operation_request())
     .await
     .unwrap_err();
-    assert!(matches!(other_protocol, PromptError::Protocol { found: 2 }));
+    assert!(matches!(other_protocol, PromptError::Protocol { found: 1 }));
 
     let failing = executable(
         dir.path(),
         "failing",
-        r#"cat >/dev/null; printf '%s\n' '{"protocol":1,"answer":{"operation":"once"}}'; exit 1"#,
+        r#"cat >/dev/null; printf '%s\n' '{"protocol":2,"answer":{"operation":"once"}}'; exit 1"#,
     );
     let error = Prompter::with_program(failing)
         .ask(&operation_request())

@@ -37,8 +37,19 @@ fn server(name: &str, sums_of_other_bytes: bool) -> (crate::pack::HttpsServer, t
 }
 
 fn run(exe: &Path, server: &crate::pack::HttpsServer, dir: &Path, args: &[&str]) -> Output {
+    run_in("en", exe, server, dir, args)
+}
+
+fn run_in(
+    language: &str,
+    exe: &Path,
+    server: &crate::pack::HttpsServer,
+    dir: &Path,
+    args: &[&str],
+) -> Output {
     Command::new(exe)
         .args(args)
+        .env("TORII_LANG", language)
         .env(
             "TORII_RELEASE_BASE_URL",
             format!("{}/releases", server.base),
@@ -67,6 +78,20 @@ fn self_upgrade_checks_replaces_and_then_is_up_to_date() {
         text(&output)
     );
     assert_eq!(std::fs::read(&exe).unwrap(), before);
+    let output = run_in(
+        "pt-BR",
+        &exe,
+        &server,
+        dir.path(),
+        &["self", "upgrade", "--check"],
+    );
+    assert!(
+        text(&output).contains(&format!(
+            "torii v0.1.0 está instalado; {TAG} está disponível"
+        )),
+        "{}",
+        text(&output)
+    );
 
     // Only a Windows upgrade leaves `<exe>.old` and removes it next time; here one is the
     // user's own file (the Windows plan itself is tested on Linux in `src/release.rs`).

@@ -54,7 +54,7 @@ async fn the_scripted_human_answers_only_in_a_build_with_test_hooks() {
 #[cfg(feature = "gui")]
 #[test]
 fn the_window_driver_exists_only_in_a_build_with_test_hooks() {
-    let request = json!({"protocol": 1, "request": {"operation": {
+    let request = json!({"protocol": 2, "language": "en", "request": {"operation": {
         "tool": "cli", "target": null, "args": ["anything"],
         "default_grant_minutes": 2, "oldest_grant_remaining_secs": null
     }}});

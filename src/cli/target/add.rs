@@ -21,7 +21,7 @@ use crate::runner::{self, Launch};
 use crate::settings::Settings;
 
 use super::super::{CliError, TargetAdd};
-use super::{RESTART_NOTE, TargetCliError, select};
+use super::{TargetCliError, select};
 
 /// Output kept from `kubectl config get-contexts`; one name per context.
 const CONTEXT_CHECK_OUTPUT_BYTES: usize = 1024 * 1024;
@@ -58,11 +58,11 @@ pub fn run(args: &TargetAdd, root: &ConfigRoot) -> Result<(), CliError> {
     }
     write_new(&provider.targets_dir(), &dir, &path, &text)?;
     console::data(&path.display().to_string());
-    console::progress(&format!(
-        "created target `{alias}` of `{}`; it starts inactive: grant a lease with \
-         `torii target activate {} {alias}`; {RESTART_NOTE}",
-        provider.tool(),
-        provider.tool()
+    console::progress(&crate::tr!(
+        "cli-target-created",
+        alias = alias,
+        tool = provider.tool(),
+        restart = super::restart_note()
     ));
     Ok(())
 }

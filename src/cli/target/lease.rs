@@ -53,14 +53,14 @@ pub fn activate(
         minutes.get()
     ));
     if active.len() > 1 {
-        console::progress(&format!(
-            "warning: {} aliases of `{tool}` are active ({}); the agent may choose any of them \
-             for allowed operations",
-            active.len(),
-            active.join(", ")
+        console::progress(&crate::tr!(
+            "cli-lease-several",
+            count = active.len(),
+            tool = tool,
+            aliases = active.join(", ")
         ));
     }
-    console::progress("in effect now; the MCP server needs no restart");
+    console::progress(&crate::tr!("cli-lease-in-effect"));
     Ok(())
 }
 
@@ -95,16 +95,14 @@ pub fn status(root: &ConfigRoot, tool: &str) -> Result<(), CliError> {
         ]);
     }
     if rows.len() == 1 {
-        console::progress(&format!("no active leases for `{tool}`"));
+        console::progress(&crate::tr!("cli-lease-none", tool = tool));
         return Ok(());
     }
     for line in console::table(&rows) {
         console::data(&line);
     }
     if usable > 1 {
-        console::progress(&format!(
-            "{usable} aliases are active: the agent may choose any of them for allowed operations"
-        ));
+        console::progress(&crate::tr!("cli-lease-many", count = usable));
     }
     Ok(())
 }
@@ -119,10 +117,10 @@ pub fn clear(root: &ConfigRoot, tool: &str) -> Result<(), CliError> {
         &Reference::none(),
         Some("all"),
     );
-    console::progress(&format!(
-        "cleared every lease of `{tool}` ({}); targets, rules, grants, .env, sessions and \
-         running processes are untouched",
-        store.state_path().display()
+    console::progress(&crate::tr!(
+        "cli-lease-cleared",
+        tool = tool,
+        path = store.state_path().display().to_string()
     ));
     Ok(())
 }

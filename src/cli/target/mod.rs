@@ -116,9 +116,10 @@ impl TargetCliError {
     }
 }
 
-/// Said whenever the set of aliases changes.
-const RESTART_NOTE: &str =
-    "restart the MCP server so the tool's `target` list changes (activation needs no restart)";
+/// Why a change to the targets needs a restart.
+pub(super) fn restart_note() -> String {
+    crate::tr!("cli-target-restart")
+}
 
 pub fn run(command: TargetCommand, root: &ConfigRoot) -> Result<(), CliError> {
     match command {

@@ -10,7 +10,7 @@ use crate::leases::{LeaseStore, unix_now};
 use crate::paths::ConfigRoot;
 
 use super::super::CliError;
-use super::{RESTART_NOTE, TargetCliError, audit_log, audit_scope, configured, select};
+use super::{TargetCliError, audit_log, audit_scope, configured, select};
 
 pub fn run(root: &ConfigRoot, tool: &str, alias: &str, force: bool) -> Result<(), CliError> {
     let (_registry, provider) = select(root, tool)?;
@@ -35,8 +35,11 @@ pub fn run(root: &ConfigRoot, tool: &str, alias: &str, force: bool) -> Result<()
         source,
     })?;
     console::data(&dir.display().to_string());
-    console::progress(&format!(
-        "removed target `{alias}` of `{tool}` and revoked its lease; {RESTART_NOTE}"
+    console::progress(&crate::tr!(
+        "cli-target-removed",
+        alias = alias,
+        tool = tool,
+        restart = super::restart_note()
     ));
     Ok(())
 }

@@ -11,9 +11,7 @@ use super::{configured, select, time};
 pub fn list(root: &ConfigRoot, tool: &str) -> Result<(), CliError> {
     let (_registry, provider) = select(root, tool)?;
     if provider.targets().is_empty() {
-        console::progress(&format!(
-            "no targets configured for `{tool}`; create one with `torii target add {tool} <ALIAS> …`"
-        ));
+        console::progress(&crate::tr!("cli-target-none", tool = tool));
         return Ok(());
     }
     let mut rows = vec![["ALIAS", "BINDING", "EXPECT", "SCOPE", "IDENTITY"].map(String::from)];

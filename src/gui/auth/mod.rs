@@ -23,9 +23,11 @@ use crate::prompt::{Answer, AuthAnswer, AuthRequest};
 
 /// Labels the tests and the driver click.
 pub mod labels {
-    pub const VALIDATE: &str = "Validate and use";
-    pub const CANCEL: &str = "Cancel";
-    pub const PASTE: &str = "Paste from clipboard";
+    use crate::language::Label;
+
+    pub const VALIDATE: Label = Label("auth-validate");
+    pub const CANCEL: Label = Label("auth-cancel");
+    pub const PASTE: Label = Label("auth-paste");
 }
 
 /// Height of a multi-line field before it scrolls inside itself.
@@ -55,7 +57,7 @@ enum Edit {
 
 impl Window for AuthWindow {
     fn title(&self) -> String {
-        format!("Torii: sign in to {}", self.state.request().tool)
+        crate::tr!("auth-title", tool = self.state.request().tool.as_str())
     }
 
     fn ui(&mut self, ui: &mut Ui, now: f64) -> f32 {
@@ -107,14 +109,8 @@ impl Window for AuthWindow {
 
 fn form(ui: &mut Ui, state: &AuthState, edits: &mut Vec<Edit>) {
     let request = state.request();
-    ui.heading(format!("{} needs a session", request.tool));
-    ui.label(
-        RichText::new(format!(
-            "Credentials for {}. They are checked before use and stored only for this scope.",
-            request.scope
-        ))
-        .weak(),
-    );
+    ui.heading(crate::tr!("auth-heading", tool = request.tool.as_str()));
+    ui.label(RichText::new(crate::tr!("auth-explainer", scope = request.scope.as_str())).weak());
     ui.add_space(6.0);
     let editable = state.editable();
     for (index, (field, value)) in request.fields.iter().zip(state.values()).enumerate() {
@@ -122,9 +118,9 @@ fn form(ui: &mut Ui, state: &AuthState, edits: &mut Vec<Edit>) {
             .horizontal(|ui| {
                 let label = ui.label(RichText::new(&field.label).strong());
                 let note = if field.required {
-                    "required"
+                    crate::tr!("auth-required")
                 } else {
-                    "optional"
+                    crate::tr!("auth-optional")
                 };
                 ui.label(RichText::new(note).weak().small());
                 label
@@ -166,24 +162,24 @@ fn footer(ui: &mut Ui, state: &AuthState, edits: &mut Vec<Edit>) {
     let editable = state.editable();
     widgets::actions(ui, |ui| {
         if ui
-            .add_enabled(editable, egui::Button::new(labels::VALIDATE))
+            .add_enabled(editable, egui::Button::new(labels::VALIDATE.text()))
             .clicked()
         {
             edits.push(Edit::Validate);
         }
         if ui
-            .add_enabled(state.decided().is_none(), egui::Button::new(labels::CANCEL))
+            .add_enabled(
+                state.decided().is_none(),
+                egui::Button::new(labels::CANCEL.text()),
+            )
             .clicked()
         {
             edits.push(Edit::Cancel);
         }
         ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
             if ui
-                .add_enabled(editable, egui::Button::new(labels::PASTE))
-                .on_hover_text(
-                    "Reads export KEY=value, SET KEY=value, $Env:KEY=value or KEY=value lines \
-                     and fills the fields they name",
-                )
+                .add_enabled(editable, egui::Button::new(labels::PASTE.text()))
+                .on_hover_text(crate::tr!("auth-paste-hover"))
                 .clicked()
             {
                 edits.push(Edit::Paste);

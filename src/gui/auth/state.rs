@@ -36,8 +36,8 @@ impl AuthState {
     pub fn new(request: AuthRequest) -> Self {
         let values = vec![String::new(); request.fields.len()];
         let status = Status::Info(match request.validator {
-            Some(_) => "Fill in the fields, then Validate and use.".into(),
-            None => "No validator for this provider: the values are used as entered.".into(),
+            Some(_) => crate::tr!("auth-status-fill"),
+            None => crate::tr!("auth-status-no-validator"),
         });
         Self {
             request,
@@ -121,7 +121,10 @@ impl AuthState {
         let text = match text {
             Ok(text) => text,
             Err(error) => {
-                self.status = Status::Error(format!("Cannot read the clipboard: {error}"));
+                self.status = Status::Error(crate::tr!(
+                    "auth-clipboard-unreadable",
+                    error = error.as_str()
+                ));
                 return;
             }
         };
@@ -133,9 +136,7 @@ impl AuthState {
             .collect();
         let found = clipboard::parse(&text, &names);
         if found.is_empty() {
-            self.status = Status::Error(
-                "The clipboard has no KEY=value line for a field of this form.".into(),
-            );
+            self.status = Status::Error(crate::tr!("auth-clipboard-empty"));
             return;
         }
         let mut filled: Vec<&str> = Vec::new();
@@ -148,10 +149,10 @@ impl AuthState {
                 }
             }
         }
-        self.status = Status::Info(format!(
-            "Filled {} from the clipboard: {}.",
-            plural(filled.len(), "field"),
-            filled.join(", ")
+        self.status = Status::Info(crate::tr!(
+            "auth-filled",
+            count = filled.len(),
+            names = filled.join(", ")
         ));
     }
 
@@ -163,7 +164,7 @@ impl AuthState {
         }
         let missing = self.missing_required();
         if !missing.is_empty() {
-            self.status = Status::Error(format!("Required: {}.", missing.join(", ")));
+            self.status = Status::Error(crate::tr!("auth-missing", names = missing.join(", ")));
             return;
         }
         let candidate = self.candidate();
@@ -172,7 +173,7 @@ impl AuthState {
             Some(spec) => {
                 self.job = Some(Job::start(spec, &candidate, wake));
                 self.phase = Phase::Validating;
-                self.status = Status::Progress("Validating the session…".into());
+                self.status = Status::Progress(crate::tr!("auth-validating"));
             }
         }
     }
@@ -191,8 +192,7 @@ impl AuthState {
             Verdict::Refused(reason) => {
                 self.refused = self.refused.saturating_add(1);
                 self.phase = Phase::Editing;
-                self.status =
-                    Status::Error(format!("Session refused ({reason}): check the values."));
+                self.status = Status::Error(crate::tr!("auth-refused", reason = reason.as_str()));
             }
         }
     }
@@ -209,16 +209,16 @@ impl AuthState {
             AuthAnswer::Cancelled {
                 refused: self.refused,
             },
-            Feedback::deny("Authentication cancelled."),
+            Feedback::deny(crate::tr!("auth-cancelled")),
             now,
         );
     }
 
     fn accept(&mut self, values: BTreeMap<String, Secret>, now: f64) {
         let text = if self.request.validator.is_some() {
-            "👍 Session validated."
+            crate::tr!("auth-validated")
         } else {
-            "👍 Values accepted."
+            crate::tr!("auth-accepted")
         };
         let refused = self.refused;
         self.finish(
@@ -236,14 +236,6 @@ impl AuthState {
             at: now,
             feedback,
         });
-    }
-}
-
-fn plural(count: usize, noun: &str) -> String {
-    if count == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{count} {noun}s")
     }
 }
 

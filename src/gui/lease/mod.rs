@@ -18,10 +18,12 @@ use crate::prompt::{Answer, LeaseAnswer, LeaseRequest};
 
 /// Labels the tests and the driver click.
 pub mod labels {
-    pub const REPLACE: &str = "Replace all active";
-    pub const ADD: &str = "Add to the set";
-    pub const DENY: &str = "Deny";
-    pub const DURATION: &str = "Duration";
+    use crate::language::Label;
+
+    pub const REPLACE: Label = Label("lease-replace");
+    pub const ADD: Label = Label("lease-add");
+    pub const DENY: Label = Label("action-deny");
+    pub const DURATION: Label = Label("duration-label");
 }
 
 /// The window around a [`LeaseState`].
@@ -48,10 +50,10 @@ enum Edit {
 
 impl Window for LeaseWindow {
     fn title(&self) -> String {
-        format!(
-            "Torii: activate target {} of {}",
-            self.state.request().alias,
-            self.state.request().tool
+        crate::tr!(
+            "lease-title",
+            alias = self.state.request().alias.as_str(),
+            tool = self.state.request().tool.as_str()
         )
     }
 
@@ -100,21 +102,16 @@ impl Window for LeaseWindow {
 
 fn body(ui: &mut Ui, state: &LeaseState, edits: &mut Vec<Edit>) {
     let request = state.request();
-    ui.heading(format!(
-        "{} wants to use target {}",
-        request.tool, request.alias
+    ui.heading(crate::tr!(
+        "lease-heading",
+        tool = request.tool.as_str(),
+        alias = request.alias.as_str()
     ));
-    ui.label(
-        RichText::new(
-            "A lease lets calls use this binding for a while; the policy still decides every \
-             operation.",
-        )
-        .weak(),
-    );
+    ui.label(RichText::new(crate::tr!("lease-explainer")).weak());
     ui.add_space(6.0);
     egui::Frame::group(ui.style()).show(ui, |ui| {
         ui.set_width(ui.available_width());
-        ui.label(RichText::new("Requested").weak());
+        ui.label(RichText::new(crate::tr!("lease-requested")).weak());
         ui.horizontal_wrapped(|ui| {
             ui.label(
                 RichText::new(&request.alias)
@@ -125,7 +122,7 @@ fn body(ui: &mut Ui, state: &LeaseState, edits: &mut Vec<Edit>) {
             ui.label(RichText::new(&request.binding).monospace());
         });
         ui.horizontal(|ui| {
-            let label = ui.label(labels::DURATION);
+            let label = ui.label(labels::DURATION.text());
             let mut text = state.minutes_text().to_string();
             let field = ui
                 .add_enabled(
@@ -138,14 +135,17 @@ fn body(ui: &mut Ui, state: &LeaseState, edits: &mut Vec<Edit>) {
             if field.changed() {
                 edits.push(Edit::MinutesText(text));
             }
-            ui.label(RichText::new("min (1 to 1440)").weak());
+            ui.label(RichText::new(crate::tr!("lease-minutes-range")).weak());
         });
         ui.separator();
         let others = state.others();
         ui.horizontal_wrapped(|ui| {
-            ui.label(RichText::new(format!("Active now ({})", others.len())).weak());
+            ui.label(RichText::new(crate::tr!("lease-active-now", count = others.len())).weak());
             if others.is_empty() {
-                ui.label(format!("no target of {} is active", request.tool));
+                ui.label(crate::tr!(
+                    "lease-none-active",
+                    tool = request.tool.as_str()
+                ));
             }
             for alias in others {
                 widgets::pill(ui, alias, PillKind::Plain, None);
@@ -162,24 +162,28 @@ fn footer(ui: &mut Ui, state: &LeaseState, now: f64, edits: &mut Vec<Edit>) {
     let enabled = state.actions_enabled();
     widgets::actions(ui, |ui| {
         if ui
-            .add_enabled(enabled, egui::Button::new(labels::REPLACE))
+            .add_enabled(enabled, egui::Button::new(labels::REPLACE.text()))
             .clicked()
         {
             edits.push(Edit::Replace);
         }
         if state.add_needs_hold() {
-            let add = widgets::hold_button(ui, labels::ADD, state.add_fraction(now), enabled);
+            let add =
+                widgets::hold_button(ui, &labels::ADD.text(), state.add_fraction(now), enabled);
             if enabled && add.is_pointer_button_down_on() {
                 edits.push(Edit::AddPressed(true));
             }
         } else if ui
-            .add_enabled(enabled, egui::Button::new(labels::ADD))
+            .add_enabled(enabled, egui::Button::new(labels::ADD.text()))
             .clicked()
         {
             edits.push(Edit::AddClicked);
         }
         if ui
-            .add_enabled(state.decided().is_none(), egui::Button::new(labels::DENY))
+            .add_enabled(
+                state.decided().is_none(),
+                egui::Button::new(labels::DENY.text()),
+            )
             .clicked()
         {
             edits.push(Edit::Deny);

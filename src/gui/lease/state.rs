@@ -70,11 +70,7 @@ impl LeaseState {
         if others.is_empty() {
             return None;
         }
-        Some(format!(
-            "Add keeps {} active too: the agent may then choose any active alias for the \
-             operations the policy allows. Hold Add to the set for 1 second to confirm.",
-            others.join(", ")
-        ))
+        Some(crate::tr!("lease-alert", others = others.join(", ")))
     }
 
     /// Replace and Add need a valid duration and no decision yet.
@@ -87,7 +83,7 @@ impl LeaseState {
             self.decided = Some(Decided {
                 answer: LeaseAnswer::Deny,
                 at: now,
-                feedback: Feedback::deny("Access denied."),
+                feedback: Feedback::deny(crate::tr!("access-denied")),
             });
         }
     }
@@ -134,15 +130,17 @@ impl LeaseState {
     }
 
     fn decide(&mut self, answer: LeaseAnswer, now: f64) {
-        let alias = &self.request.alias;
+        let alias = self.request.alias.as_str();
         let feedback = match answer {
-            LeaseAnswer::Replace { minutes } => Feedback::allow(format!(
-                "👍 {alias} is now the only active target, for {minutes} min."
+            LeaseAnswer::Replace { minutes } => Feedback::allow(crate::tr!(
+                "lease-replaced",
+                alias = alias,
+                minutes = minutes
             )),
-            LeaseAnswer::Add { minutes } => Feedback::allow(format!(
-                "👍 {alias} added to the active targets, for {minutes} min."
-            )),
-            LeaseAnswer::Deny => Feedback::deny("Access denied."),
+            LeaseAnswer::Add { minutes } => {
+                Feedback::allow(crate::tr!("lease-added", alias = alias, minutes = minutes))
+            }
+            LeaseAnswer::Deny => Feedback::deny(crate::tr!("access-denied")),
         };
         self.decided = Some(Decided {
             answer,
@@ -154,16 +152,11 @@ impl LeaseState {
     /// Guidance under the actions before a decision.
     pub fn status(&self) -> Result<String, String> {
         self.minutes()?;
+        let alias = self.request.alias.as_str();
         Ok(if self.add_needs_hold() {
-            format!(
-                "Replace makes {} the only active target; Add keeps the others.",
-                self.request.alias
-            )
+            crate::tr!("lease-status-others", alias = alias)
         } else {
-            format!(
-                "Activate {} for this duration, or deny.",
-                self.request.alias
-            )
+            crate::tr!("lease-status-alone", alias = alias)
         })
     }
 }

@@ -18,23 +18,25 @@ use crate::prompt::{Answer, OperationAnswer, OperationRequest};
 
 /// Labels the tests and the driver click.
 pub mod labels {
-    pub const DENY: &str = "Deny";
-    pub const ALLOW: &str = "Allow";
-    pub const ONCE: &str = "Once";
-    pub const TEMPORARILY: &str = "Temporarily";
-    pub const EXACT: &str = "Exact";
-    pub const PREFIX: &str = "Prefix";
-    pub const RESTORE: &str = "Restore suggestion";
-    pub const FEWER: &str = "Fewer fixed";
-    pub const MORE: &str = "More fixed";
-    pub const DURATION: &str = "Duration";
-    pub const PREVIOUS_PAGE: &str = "Previous page";
-    pub const NEXT_PAGE: &str = "Next page";
-    pub const CLOSE_REVIEW: &str = "Close review";
+    use crate::language::Label;
+
+    pub const DENY: Label = Label("action-deny");
+    pub const ALLOW: Label = Label("op-allow");
+    pub const ONCE: Label = Label("op-once");
+    pub const TEMPORARILY: Label = Label("op-temporarily");
+    pub const EXACT: Label = Label("op-exact");
+    pub const PREFIX: Label = Label("op-prefix");
+    pub const RESTORE: Label = Label("op-restore");
+    pub const FEWER: Label = Label("op-fewer");
+    pub const MORE: Label = Label("op-more");
+    pub const DURATION: Label = Label("duration-label");
+    pub const PREVIOUS_PAGE: Label = Label("op-previous-page");
+    pub const NEXT_PAGE: Label = Label("op-next-page");
+    pub const CLOSE_REVIEW: Label = Label("op-close-review");
     /// The review tick, for target-aware tools.
-    pub const REVIEWED_WITH_TARGET: &str = "I reviewed the invocation, the target and the scope";
+    pub const REVIEWED_WITH_TARGET: Label = Label("op-reviewed-with-target");
     /// The review tick, for simple tools.
-    pub const REVIEWED: &str = "I reviewed the invocation and the scope";
+    pub const REVIEWED: Label = Label("op-reviewed");
 }
 
 /// The window around an [`OperationState`].
@@ -54,7 +56,7 @@ impl OperationWindow {
 
 impl Window for OperationWindow {
     fn title(&self) -> String {
-        format!("Torii: approve a call to {}", self.request.tool)
+        crate::tr!("op-title", tool = self.request.tool.as_str())
     }
 
     fn ui(&mut self, ui: &mut Ui, now: f64) -> f32 {
@@ -138,15 +140,12 @@ impl Edit {
 /// Header, the arguments (grouped when editing a prefix) and the review of a long argument.
 fn body(ui: &mut Ui, state: &OperationState, edits: &mut Vec<Edit>) {
     let request = state.request();
-    ui.heading(format!(
-        "{} wants to run a call no rule decides",
-        request.tool
-    ));
+    ui.heading(crate::tr!("op-heading", tool = request.tool.as_str()));
     ui.horizontal_wrapped(|ui| {
-        ui.label(RichText::new("Tool").weak());
+        ui.label(RichText::new(crate::tr!("op-tool")).weak());
         ui.label(RichText::new(&request.tool).monospace().strong());
         if let Some(target) = &request.target {
-            ui.label(RichText::new("· Target").weak());
+            ui.label(RichText::new(crate::tr!("op-target")).weak());
             ui.label(RichText::new(target).monospace().strong());
         }
     });
@@ -157,14 +156,14 @@ fn body(ui: &mut Ui, state: &OperationState, edits: &mut Vec<Edit>) {
         let fixed = state.prefix_tokens();
         widgets::group_title(
             ui,
-            &format!("Fixed ({fixed})"),
-            "must match exactly, in this order",
+            &crate::tr!("op-fixed", count = fixed),
+            &crate::tr!("op-fixed-hint"),
         );
         pill_row(ui, args, 0..fixed, PillKind::Fixed, edits);
         widgets::group_title(
             ui,
-            &format!("Variable ({})", args.len() - fixed),
-            "may change, vanish or be added",
+            &crate::tr!("op-variable", count = args.len() - fixed),
+            &crate::tr!("op-variable-hint"),
         );
         ui.horizontal_wrapped(|ui| {
             pills_into(ui, args, fixed..args.len(), PillKind::Variable, edits);
@@ -173,12 +172,12 @@ fn body(ui: &mut Ui, state: &OperationState, edits: &mut Vec<Edit>) {
     } else if temporary {
         widgets::group_title(
             ui,
-            &format!("Exact invocation ({} arguments)", args.len()),
-            "same tokens, same order, nothing more",
+            &crate::tr!("op-exact-group", count = args.len()),
+            &crate::tr!("op-exact-hint"),
         );
         pill_row(ui, args, 0..args.len(), PillKind::Fixed, edits);
     } else {
-        widgets::group_title(ui, &format!("Arguments ({})", args.len()), "");
+        widgets::group_title(ui, &crate::tr!("op-arguments", count = args.len()), "");
         pill_row(ui, args, 0..args.len(), PillKind::Plain, edits);
     }
     if let Some(review) = state.review() {
@@ -205,8 +204,8 @@ fn pills_into(
 ) {
     for (index, token) in args.iter().enumerate().take(range.end).skip(range.start) {
         let long = pills::is_long(token);
-        let hover = long.then_some("Shortened: click to read the whole argument in pages");
-        if widgets::pill(ui, &pills::pill_text(token), kind, hover) && long {
+        let hover = long.then(|| crate::tr!("op-shortened-hover"));
+        if widgets::pill(ui, &pills::pill_text(token), kind, hover.as_deref()) && long {
             edits.push(Edit::OpenReview(index));
         }
     }
@@ -221,20 +220,23 @@ fn review_pane(ui: &mut Ui, args: &[String], review: state::Review, edits: &mut 
     egui::Frame::group(ui.style()).show(ui, |ui| {
         ui.set_width(ui.available_width());
         ui.label(
-            RichText::new(format!(
-                "Argument {} of {} · {} characters · page {} of {}",
-                review.index + 1,
-                args.len(),
-                token.chars().count(),
-                review.page + 1,
-                pages
+            RichText::new(crate::tr!(
+                "op-review-header",
+                index = review.index + 1,
+                total = args.len(),
+                chars = token.chars().count(),
+                page = review.page + 1,
+                pages = pages
             ))
             .strong(),
         );
         ui.label(RichText::new(pills::page(token, review.page)).monospace());
         ui.horizontal(|ui| {
             if ui
-                .add_enabled(review.page > 0, egui::Button::new(labels::PREVIOUS_PAGE))
+                .add_enabled(
+                    review.page > 0,
+                    egui::Button::new(labels::PREVIOUS_PAGE.text()),
+                )
                 .clicked()
             {
                 edits.push(Edit::TurnPage(false));
@@ -242,13 +244,13 @@ fn review_pane(ui: &mut Ui, args: &[String], review: state::Review, edits: &mut 
             if ui
                 .add_enabled(
                     review.page + 1 < pages,
-                    egui::Button::new(labels::NEXT_PAGE),
+                    egui::Button::new(labels::NEXT_PAGE.text()),
                 )
                 .clicked()
             {
                 edits.push(Edit::TurnPage(true));
             }
-            if ui.button(labels::CLOSE_REVIEW).clicked() {
+            if ui.button(labels::CLOSE_REVIEW.text()).clicked() {
                 edits.push(Edit::CloseReview);
             }
         });
@@ -260,12 +262,15 @@ fn controls(ui: &mut Ui, state: &OperationState, now: f64, edits: &mut Vec<Edit>
     let enabled = state.decided().is_none();
     ui.add_enabled_ui(enabled, |ui| {
         ui.horizontal(|ui| {
-            ui.label(RichText::new("Access").strong());
-            if ui.radio(state.mode() == Mode::Once, labels::ONCE).clicked() {
+            ui.label(RichText::new(crate::tr!("op-access")).strong());
+            if ui
+                .radio(state.mode() == Mode::Once, labels::ONCE.text())
+                .clicked()
+            {
                 edits.push(Edit::Mode(Mode::Once));
             }
             if ui
-                .radio(state.mode() == Mode::Temporary, labels::TEMPORARILY)
+                .radio(state.mode() == Mode::Temporary, labels::TEMPORARILY.text())
                 .clicked()
             {
                 edits.push(Edit::Mode(Mode::Temporary));
@@ -275,15 +280,15 @@ fn controls(ui: &mut Ui, state: &OperationState, now: f64, edits: &mut Vec<Edit>
             return;
         }
         ui.horizontal(|ui| {
-            ui.label(RichText::new("Scope").strong());
+            ui.label(RichText::new(crate::tr!("op-scope")).strong());
             if ui
-                .radio(state.scope() == ScopeKind::Exact, labels::EXACT)
+                .radio(state.scope() == ScopeKind::Exact, labels::EXACT.text())
                 .clicked()
             {
                 edits.push(Edit::Scope(ScopeKind::Exact));
             }
             if ui
-                .radio(state.scope() == ScopeKind::Prefix, labels::PREFIX)
+                .radio(state.scope() == ScopeKind::Prefix, labels::PREFIX.text())
                 .clicked()
             {
                 edits.push(Edit::Scope(ScopeKind::Prefix));
@@ -294,13 +299,9 @@ fn controls(ui: &mut Ui, state: &OperationState, now: f64, edits: &mut Vec<Edit>
         } else if let Some(suggestion) = state.suggestion() {
             ui.horizontal_wrapped(|ui| {
                 ui.label(
-                    RichText::new(format!(
-                        "A prefix of {} tokens is suggested.",
-                        suggestion.tokens
-                    ))
-                    .weak(),
+                    RichText::new(crate::tr!("op-suggested", tokens = suggestion.tokens)).weak(),
                 );
-                if ui.button(labels::RESTORE).clicked() {
+                if ui.button(labels::RESTORE.text()).clicked() {
                     edits.push(Edit::Restore);
                 }
             });
@@ -313,42 +314,39 @@ fn prefix_controls(ui: &mut Ui, state: &OperationState, edits: &mut Vec<Edit>) {
     let len = state.args().len();
     let fixed = state.prefix_tokens();
     ui.horizontal(|ui| {
-        ui.label("Boundary");
+        ui.label(crate::tr!("op-boundary"));
         if ui
-            .add_enabled(fixed > 1, egui::Button::new(labels::FEWER))
+            .add_enabled(fixed > 1, egui::Button::new(labels::FEWER.text()))
             .clicked()
         {
             edits.push(Edit::PrefixTokens(fixed - 1));
         }
-        ui.label(RichText::new(format!("{fixed} of {len} tokens fixed")).strong());
+        ui.label(RichText::new(crate::tr!("op-fixed-of", fixed = fixed, total = len)).strong());
         if ui
-            .add_enabled(fixed < len, egui::Button::new(labels::MORE))
+            .add_enabled(fixed < len, egui::Button::new(labels::MORE.text()))
             .clicked()
         {
             edits.push(Edit::PrefixTokens(fixed + 1));
         }
-        if state.can_restore_suggestion() && ui.button(labels::RESTORE).clicked() {
+        if state.can_restore_suggestion() && ui.button(labels::RESTORE.text()).clicked() {
             edits.push(Edit::Restore);
         }
     });
     if let Some(suggestion) = state.suggestion() {
         ui.label(RichText::new(suggestion.reason()).weak());
     } else {
-        ui.label(
-            RichText::new("No boundary is suggested: no option follows at least two tokens.")
-                .weak(),
-        );
+        ui.label(RichText::new(crate::tr!("op-no-suggestion")).weak());
     }
 }
 
 fn duration_controls(ui: &mut Ui, state: &OperationState, now: f64, edits: &mut Vec<Edit>) {
     ui.horizontal_wrapped(|ui| {
-        let label = ui.label(RichText::new(labels::DURATION).strong());
+        let label = ui.label(RichText::new(labels::DURATION.text()).strong());
         if let Some(left) = state.oldest_remaining(now) {
             let selected = state.duration_choice() == DurationChoice::EndWithOldest;
             if ui
                 .add(egui::Button::new(duration::clock(left)).selected(selected))
-                .on_hover_text("End together with the oldest active grant in this scope")
+                .on_hover_text(crate::tr!("op-end-with-oldest"))
                 .clicked()
             {
                 edits.push(Edit::EndWithOldest);
@@ -365,12 +363,12 @@ fn duration_controls(ui: &mut Ui, state: &OperationState, now: f64, edits: &mut 
         if field.changed() {
             edits.push(Edit::MinutesText(text));
         }
-        ui.label("min");
+        ui.label(crate::tr!("duration-unit"));
         for minutes in state.presets() {
             let selected = state.duration_choice() == DurationChoice::Minutes
                 && duration::parse_minutes(state.minutes_text()) == Ok(minutes);
             if ui
-                .add(egui::Button::new(format!("{minutes} min")).selected(selected))
+                .add(egui::Button::new(duration::minutes(minutes)).selected(selected))
                 .clicked()
             {
                 edits.push(Edit::Preset(minutes));
@@ -388,7 +386,7 @@ fn footer(ui: &mut Ui, state: &OperationState, now: f64, edits: &mut Vec<Edit>) 
     if ui
         .add_enabled(
             undecided,
-            egui::Checkbox::new(&mut reviewed, state.reviewed_label()),
+            egui::Checkbox::new(&mut reviewed, state.reviewed_label().text()),
         )
         .changed()
     {
@@ -396,13 +394,16 @@ fn footer(ui: &mut Ui, state: &OperationState, now: f64, edits: &mut Vec<Edit>) 
     }
     widgets::actions(ui, |ui| {
         if ui
-            .add_enabled(state.allow_enabled(now), egui::Button::new(labels::ALLOW))
+            .add_enabled(
+                state.allow_enabled(now),
+                egui::Button::new(labels::ALLOW.text()),
+            )
             .clicked()
         {
             edits.push(Edit::Allow);
         }
         if ui
-            .add_enabled(undecided, egui::Button::new(labels::DENY))
+            .add_enabled(undecided, egui::Button::new(labels::DENY.text()))
             .clicked()
         {
             edits.push(Edit::Deny);

@@ -55,11 +55,10 @@ impl Suggestion {
 
     /// Why this boundary, in one sentence.
     pub fn reason(&self) -> String {
-        format!(
-            "Suggested from the shape of the call: the {} tokens before `{}`, its first option. \
-             This is not a guess at what the operation does; move the boundary if needed.",
-            self.tokens,
-            super::super::pills::pill_text(&self.before)
+        crate::tr!(
+            "op-suggestion-reason",
+            tokens = self.tokens,
+            option = super::super::pills::pill_text(&self.before)
         )
     }
 }
@@ -283,7 +282,7 @@ impl OperationState {
             DurationChoice::Minutes => duration::parse_minutes(&self.minutes_text).map(|m| m * 60),
             DurationChoice::EndWithOldest => self
                 .oldest_remaining(from)
-                .ok_or_else(|| "The grant to end with has expired; choose a duration.".to_string()),
+                .ok_or_else(|| crate::tr!("op-grant-expired")),
         }
     }
 
@@ -320,7 +319,7 @@ impl OperationState {
             self.decided = Some(Decided {
                 answer: OperationAnswer::Deny,
                 at: now,
-                feedback: Feedback::deny("Access denied."),
+                feedback: Feedback::deny(crate::tr!("access-denied")),
             });
         }
     }
@@ -334,11 +333,11 @@ impl OperationState {
             return;
         };
         let feedback = match answer {
-            OperationAnswer::Temporary { duration_secs, .. } => Feedback::allow(format!(
-                "👍 Access allowed for {}.",
-                duration::short(duration_secs)
+            OperationAnswer::Temporary { duration_secs, .. } => Feedback::allow(crate::tr!(
+                "op-allowed-for",
+                duration = duration::short(duration_secs)
             )),
-            _ => Feedback::allow("👍 Access allowed once."),
+            _ => Feedback::allow(crate::tr!("op-allowed-once")),
         };
         self.decided = Some(Decided {
             answer,
@@ -353,29 +352,30 @@ impl OperationState {
     pub fn summary(&self, now: f64) -> String {
         let on = self.on_what();
         match self.mode {
-            Mode::Once => format!("Allow once: this exact call on {on} runs now; nothing is kept."),
+            Mode::Once => crate::tr!("op-summary-once", on = on),
             Mode::Temporary => {
                 let how_long = match (self.duration, self.duration_secs(now)) {
                     (_, Err(reason)) => return reason,
                     (DurationChoice::Minutes, Ok(secs)) => {
-                        format!("for {}", duration::spelled(secs))
+                        crate::tr!("op-for", duration = duration::spelled(secs))
                     }
-                    (DurationChoice::EndWithOldest, Ok(secs)) => format!(
-                        "until the oldest active grant ends, in {}",
-                        duration::spelled(secs)
-                    ),
+                    (DurationChoice::EndWithOldest, Ok(secs)) => {
+                        crate::tr!("op-until-oldest", duration = duration::spelled(secs))
+                    }
                 };
                 match self.scope {
-                    ScopeKind::Exact => format!(
-                        "Allow {how_long}: calls on {on} with exactly these {} arguments, in \
-                         this order, and nothing more.",
-                        self.request.args.len()
+                    ScopeKind::Exact => crate::tr!(
+                        "op-summary-exact",
+                        how_long = how_long,
+                        on = on,
+                        count = self.request.args.len()
                     ),
-                    ScopeKind::Prefix => format!(
-                        "Allow {how_long}: any call on {on} whose first {} arguments are {}; \
-                         later arguments may change, vanish or be added.",
-                        self.prefix_tokens,
-                        self.fixed_tokens_text()
+                    ScopeKind::Prefix => crate::tr!(
+                        "op-summary-prefix",
+                        how_long = how_long,
+                        on = on,
+                        count = self.prefix_tokens,
+                        tokens = self.fixed_tokens_text()
                     ),
                 }
             }
@@ -384,7 +384,11 @@ impl OperationState {
 
     fn on_what(&self) -> String {
         match &self.request.target {
-            Some(target) => format!("{} (target {target})", self.request.tool),
+            Some(target) => crate::tr!(
+                "op-on-target",
+                tool = self.request.tool.as_str(),
+                target = target.as_str()
+            ),
             None => self.request.tool.clone(),
         }
     }
@@ -405,13 +409,13 @@ impl OperationState {
             return reason;
         }
         if !self.reviewed {
-            return "Allow is disabled until you tick the review box.".to_string();
+            return crate::tr!("op-status-tick");
         }
-        "Reviewed: Allow grants exactly what the summary says.".to_string()
+        crate::tr!("op-status-reviewed")
     }
 
     /// The label of the review tick.
-    pub fn reviewed_label(&self) -> &'static str {
+    pub fn reviewed_label(&self) -> crate::language::Label {
         if self.request.target.is_some() {
             REVIEWED_WITH_TARGET
         } else {
