@@ -153,7 +153,7 @@ auth() { # FIELDS-JSON VALIDATOR-JSON
 ONE="[$(field API_TOKEN 'API token' true false)]"
 FOUR="[$(field AWS_ACCESS_KEY_ID 'Access key ID' false false),$(field AWS_SECRET_ACCESS_KEY 'Secret access key' true false),$(field AWS_REGION 'Region' false false),$(field AWS_SESSION_TOKEN 'Session token' true true)]"
 validator() { # SHELL-SCRIPT
-  printf '{"program":"/bin/sh","args":["-c","%s"],"base_env":[],"inject":[["API_TOKEN","API_TOKEN"]],"removed_env":[]}' "$1"
+  printf '{"program":"/bin/sh","args":["-c","%s"],"base_env":[],"inject":[["API_TOKEN","API_TOKEN"]],"removed_env":[],"confine_root":"%s","confine_programs":[],"confinement":"best-effort"}' "$1" "$WORK/root"
 }
 
 shot auth-one-field "$(auth "$ONE" null)" '{"steps":[],"show":true}'

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::io::ErrorKind;
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::thread::{Builder, ScopedJoinHandle};
 
 use super::error::RegistryError;
@@ -20,7 +21,7 @@ use super::target::TargetConfig;
 use super::validate::{self, FieldError, Installed};
 
 /// Loads and validates every provider under `<root>/providers`.
-pub fn load_providers(root: &Path) -> Result<Vec<Provider>, RegistryError> {
+pub fn load_providers(root: &Path) -> Result<Vec<Arc<Provider>>, RegistryError> {
     let Some(dirs) = sorted_children(&root.join("providers"))? else {
         return Ok(Vec::new());
     };
@@ -41,7 +42,7 @@ const PROVIDERS_PER_THREAD: usize = 32;
 /// Providers are independent until the cross-provider checks, so contiguous chunks of the
 /// sorted directories are decoded on separate threads and joined back in order. The result,
 /// including which error is reported first, is the same as loading one by one.
-fn load_in_parallel(dirs: &[PathBuf]) -> Result<Vec<Provider>, RegistryError> {
+fn load_in_parallel(dirs: &[PathBuf]) -> Result<Vec<Arc<Provider>>, RegistryError> {
     let threads = std::thread::available_parallelism()
         .map_or(1, NonZeroUsize::get)
         .min(dirs.len() / PROVIDERS_PER_THREAD);
@@ -52,7 +53,7 @@ fn load_in_parallel(dirs: &[PathBuf]) -> Result<Vec<Provider>, RegistryError> {
     let mut chunks = dirs.chunks(chunk_len);
     // The calling thread decodes the last chunk itself rather than wait idle.
     let last = chunks.next_back();
-    let chunks: Vec<Result<Vec<Provider>, RegistryError>> = std::thread::scope(|scope| {
+    let chunks: Vec<Result<Vec<Arc<Provider>>, RegistryError>> = std::thread::scope(|scope| {
         let pending: Vec<Pending<'_>> = chunks
             .map(|chunk| {
                 let job = move || load_chunk(chunk);
@@ -73,7 +74,7 @@ fn load_in_parallel(dirs: &[PathBuf]) -> Result<Vec<Provider>, RegistryError> {
             .chain(here)
             .collect()
     });
-    let mut providers = Vec::new();
+    let mut providers = Vec::with_capacity(dirs.len());
     for chunk in chunks {
         providers.extend(chunk?);
     }
@@ -81,12 +82,12 @@ fn load_in_parallel(dirs: &[PathBuf]) -> Result<Vec<Provider>, RegistryError> {
 }
 
 enum Pending<'scope> {
-    Running(ScopedJoinHandle<'scope, Result<Vec<Provider>, RegistryError>>),
-    Done(Result<Vec<Provider>, RegistryError>),
+    Running(ScopedJoinHandle<'scope, Result<Vec<Arc<Provider>>, RegistryError>>),
+    Done(Result<Vec<Arc<Provider>>, RegistryError>),
 }
 
 impl Pending<'_> {
-    fn finish(self) -> Result<Vec<Provider>, RegistryError> {
+    fn finish(self) -> Result<Vec<Arc<Provider>>, RegistryError> {
         match self {
             // Loading never panics; if a bug made it, the panic is not swallowed.
             Pending::Running(handle) => handle
@@ -97,11 +98,12 @@ impl Pending<'_> {
     }
 }
 
-fn load_chunk(dirs: &[PathBuf]) -> Result<Vec<Provider>, RegistryError> {
-    let mut providers = Vec::new();
+fn load_chunk(dirs: &[PathBuf]) -> Result<Vec<Arc<Provider>>, RegistryError> {
+    let mut providers = Vec::with_capacity(dirs.len());
     for dir in dirs {
         if let Some(provider) = load_provider(dir.clone())? {
-            providers.push(provider);
+            // Shared from here on: a provider is several kilobytes, moved once.
+            providers.push(Arc::new(provider));
         }
     }
     Ok(providers)
@@ -176,7 +178,7 @@ fn load_target(
 }
 
 /// Names and tools are unique; the first provider (in load order) keeps them.
-fn check_unique(providers: &[Provider]) -> Result<Installed<'_>, RegistryError> {
+fn check_unique(providers: &[Arc<Provider>]) -> Result<Installed<'_>, RegistryError> {
     let mut installed = Installed {
         by_tool: BTreeMap::new(),
         by_name: BTreeMap::new(),
@@ -200,7 +202,7 @@ fn check_unique(providers: &[Provider]) -> Result<Installed<'_>, RegistryError> 
 }
 
 fn check_references(
-    providers: &[Provider],
+    providers: &[Arc<Provider>],
     installed: &Installed<'_>,
 ) -> Result<(), RegistryError> {
     for provider in providers {

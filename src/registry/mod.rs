@@ -48,10 +48,7 @@ impl Registry {
     /// Loads `<root>/providers`. A missing directory or one without providers gives an empty
     /// registry (the caller reports `no providers installed`); any invalid file is an error.
     pub fn load(root: &Path) -> Result<Self, RegistryError> {
-        let providers: Vec<Arc<Provider>> = load::load_providers(root)?
-            .into_iter()
-            .map(Arc::new)
-            .collect();
+        let providers = load::load_providers(root)?;
         let mut by_tool = BTreeMap::new();
         let mut by_name = BTreeMap::new();
         for (index, provider) in providers.iter().enumerate() {
