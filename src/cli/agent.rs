@@ -10,7 +10,7 @@ use crate::paths::ConfigRoot;
 /// Why a `torii agent` command refused before any client file was touched.
 #[derive(Debug, thiserror::Error)]
 pub enum AgentCliError {
-    #[error("unknown agent `{name}`: expected one of {}", known_names())]
+    #[error("{}", crate::tr!("cli-unknown-agent", name = .name.as_str(), known = known_names()))]
     UnknownAgent { name: String },
     #[error(
         "{} is not valid UTF-8, and a client's configuration can only name it as text (nothing was written)",
@@ -19,10 +19,10 @@ pub enum AgentCliError {
     NotUtf8 { path: PathBuf },
     /// pi needs an extension to read the entry, so installing asks first; without a terminal
     /// only `--yes` can answer.
-    #[error("pi: no terminal to confirm on; run again with --yes (nothing was written)")]
+    #[error("{}", crate::tr!("cli-pi-needs-yes"))]
     PiNeedsYes,
     /// The human answered no to the confirmation.
-    #[error("nothing was written")]
+    #[error("{}", crate::tr!("cli-nothing-written"))]
     Declined,
 }
 

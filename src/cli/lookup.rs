@@ -9,11 +9,11 @@ use crate::registry::{Provider, Registry, Target};
 /// The provider or target named on the command line does not exist.
 #[derive(Debug, thiserror::Error)]
 pub enum LookupError {
-    #[error("no installed provider {key:?} (installed: {installed})")]
+    #[error("{}", crate::tr!("cli-unknown-provider", key = format!("{:?}", .key), installed = .installed.as_str()))]
     UnknownProvider { key: String, installed: String },
-    #[error("{tool} is not target-aware, so it has no target {alias:?}")]
+    #[error("{}", crate::tr!("cli-not-target-aware", tool = .tool.as_str(), alias = format!("{:?}", .alias)))]
     NotTargetAware { tool: String, alias: String },
-    #[error("{tool} has no target {alias:?} (configured: {configured})")]
+    #[error("{}", crate::tr!("cli-unknown-target", tool = .tool.as_str(), alias = format!("{:?}", .alias), configured = .configured.as_str()))]
     UnknownTarget {
         tool: String,
         alias: String,

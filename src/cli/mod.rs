@@ -36,7 +36,7 @@ pub enum CliError {
     Settings(#[from] SettingsError),
     #[error(transparent)]
     Write(#[from] crate::atomic::WriteError),
-    #[error("cannot create {}", path.display())]
+    #[error("{}", crate::tr!("cli-cannot-create", path = .path.display().to_string()))]
     CreateDir {
         path: PathBuf,
         #[source]
@@ -61,7 +61,7 @@ pub enum CliError {
     #[error(transparent)]
     Reauth(#[from] crate::dispatch::ReauthError),
     /// `std::env::current_exe` failed: Torii cannot name its own executable.
-    #[error("cannot find this executable")]
+    #[error("{}", crate::tr!("cli-no-exe"))]
     Exe(#[source] std::io::Error),
     /// A command that does not exist but that people type; the message is the correction.
     #[error("{0}")]
@@ -70,7 +70,7 @@ pub enum CliError {
     Lease(#[from] crate::leases::LeaseError),
     #[error(transparent)]
     Run(#[from] crate::runner::RunError),
-    #[error("cannot remove {}", path.display())]
+    #[error("{}", crate::tr!("cli-cannot-remove", path = .path.display().to_string()))]
     RemoveDir {
         path: PathBuf,
         #[source]
@@ -84,7 +84,7 @@ pub enum CliError {
     Agent(#[from] crate::agents::AgentError),
     #[error(transparent)]
     Upgrade(#[from] crate::release::UpgradeError),
-    #[error("doctor found {0} {noun}", noun = if *.0 == 1 { "problem" } else { "problems" })]
+    #[error("{}", crate::tr!("cli-doctor-problems", count = *.0))]
     Doctor(usize),
 }
 

@@ -34,9 +34,9 @@ pub enum PolicyCliError {
         shared: PathBuf,
         own: PathBuf,
     },
-    #[error("rules file not found: {}; pass --create to start one", path.display())]
+    #[error("{}", crate::tr!("cli-policy-missing", path = .path.display().to_string()))]
     Missing { path: PathBuf },
-    #[error("cannot run the editor {}", program.display())]
+    #[error("{}", crate::tr!("cli-policy-editor", program = .program.display().to_string()))]
     Launch {
         program: PathBuf,
         #[source]
@@ -70,7 +70,7 @@ pub enum PolicyCliError {
         #[source]
         source: std::io::Error,
     },
-    #[error("{failed} of {total} examples fail in {}", path.display())]
+    #[error("{}", crate::tr!("cli-policy-examples-fail", failed = *.failed, total = *.total, path = .path.display().to_string()))]
     ExamplesFailed {
         failed: usize,
         total: usize,

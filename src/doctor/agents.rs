@@ -34,17 +34,14 @@ pub fn check(subject: &Subject<'_>) -> Vec<Finding> {
             ),
             Err(error) => findings.push(Finding::problem(
                 format!("{}: {}", agent.name(), crate::errors::chain(&error)),
-                format!(
-                    "fix the file named, then torii agent status {}",
-                    agent.name()
-                ),
+                crate::tr!("doctor-agent-fix-file", agent = agent.name()),
             )),
         }
     }
     if installed == 0 {
         findings.push(Finding::warning(
-            "no agent integration is installed from this config root",
-            "torii agent install <agent> (torii agent list names them)",
+            crate::tr!("doctor-no-agents"),
+            crate::tr!("doctor-no-agents-fix"),
         ));
     }
     findings
@@ -53,7 +50,8 @@ pub fn check(subject: &Subject<'_>) -> Vec<Finding> {
 /// One status line as a finding; `None` for a part the client does not have.
 fn judge(agent: Agent, state: &AgentState, pinned: &Pinned, line: &StatusLine) -> Option<Finding> {
     let standing = line.standing?;
-    let file = line.file.as_ref()?.display();
+    let file = line.file.as_ref()?.display().to_string();
+    let file = file.as_str();
     let name = agent.name();
     let install = |hook: bool| {
         format!(
@@ -62,7 +60,7 @@ fn judge(agent: Agent, state: &AgentState, pinned: &Pinned, line: &StatusLine) -
         )
     };
     Some(match (line.part, standing) {
-        ("mcp", Standing::Managed) => entry_binary(agent, pinned, &file.to_string()),
+        ("mcp", Standing::Managed) => entry_binary(agent, pinned, file),
         ("mcp", Standing::ManagedStale) => {
             let recorded = state
                 .mcp
@@ -70,49 +68,60 @@ fn judge(agent: Agent, state: &AgentState, pinned: &Pinned, line: &StatusLine) -
                 .and_then(|managed| agents::clients::entry_exe(&managed.value));
             match recorded {
                 Some(exe) if !exe.is_file() => Finding::problem(
-                    format!(
-                        "{name}: {file} starts {}, which does not exist",
-                        exe.display()
+                    crate::tr!(
+                        "doctor-agent-exe-gone",
+                        name = name,
+                        file = file,
+                        exe = exe.display().to_string()
                     ),
                     install(false),
                 ),
                 Some(exe) if exe != pinned.exe => Finding::warning(
-                    format!(
-                        "{name}: {file} starts {}, not this torii ({})",
-                        exe.display(),
-                        pinned.exe.display()
+                    crate::tr!(
+                        "doctor-agent-other-exe",
+                        name = name,
+                        file = file,
+                        exe = exe.display().to_string(),
+                        this = pinned.exe.display().to_string()
                     ),
-                    format!("{} with the torii the client should run", install(false)),
+                    crate::tr!("doctor-agent-reinstall-fix", command = install(false)),
                 ),
                 _ => Finding::warning(
-                    format!("{name}: {file} pins another config root"),
+                    crate::tr!("doctor-agent-other-root", name = name, file = file),
                     install(false),
                 ),
             }
         }
-        ("mcp", Standing::PreexistingSame) => Finding::ok(format!(
-            "{name}: {file} has a torii entry for this torii (not managed by torii)"
+        ("mcp", Standing::PreexistingSame) => Finding::ok(crate::tr!(
+            "doctor-agent-preexisting",
+            name = name,
+            file = file
         )),
-        ("mcp", Standing::Absent | Standing::Missing) => {
-            Finding::problem(format!("{name}: {file} has no torii entry"), install(false))
-        }
+        ("mcp", Standing::Absent | Standing::Missing) => Finding::problem(
+            crate::tr!("doctor-agent-no-entry", name = name, file = file),
+            install(false),
+        ),
         ("hook", _) if state.hook.is_empty() => Finding::warning(
-            format!("{name}: no shell hook (the agent's shell can run provider executables)"),
+            crate::tr!("doctor-agent-no-hook", name = name),
             install(true),
         ),
-        ("hook", Standing::Managed) => Finding::ok(format!("{name}: shell hook in {file}")),
+        ("hook", Standing::Managed) => {
+            Finding::ok(crate::tr!("doctor-agent-hook", name = name, file = file))
+        }
         ("hook", Standing::ManagedStale) => Finding::warning(
-            format!("{name}: the shell hook in {file} runs another torii or config root"),
+            crate::tr!("doctor-agent-hook-stale", name = name, file = file),
             install(true),
         ),
         ("hook", Standing::Absent | Standing::Missing) => Finding::problem(
-            format!("{name}: the shell hook was removed from {file}"),
+            crate::tr!("doctor-agent-hook-removed", name = name, file = file),
             install(true),
         ),
         ("trust", _) if state.hook.is_empty() => return None,
-        ("trust", Standing::Trusted) => Finding::ok(format!("{name}: Codex trusts the hook")),
+        ("trust", Standing::Trusted) => {
+            Finding::ok(crate::tr!("doctor-agent-trusted", name = name))
+        }
         ("trust", _) => Finding::problem(
-            format!("{name}: Codex does not trust the hook where it is now, and skips it"),
+            crate::tr!("doctor-agent-untrusted", name = name),
             install(true),
         ),
         (part, standing) => Finding::warning(
@@ -124,19 +133,23 @@ fn judge(agent: Agent, state: &AgentState, pinned: &Pinned, line: &StatusLine) -
 
 /// An entry that starts this executable: fine, unless this is a cargo build.
 fn entry_binary(agent: Agent, pinned: &Pinned, file: &str) -> Finding {
-    let exe = pinned.exe.display();
+    let exe = pinned.exe.display().to_string();
+    let name = agent.name();
     if agents::clients::is_cargo_build(&pinned.exe) {
         return Finding::warning(
-            format!(
-                "{}: {file} starts a cargo build ({exe}), which `cargo build` replaces and \
-                 `cargo clean` deletes",
-                agent.name()
+            crate::tr!(
+                "doctor-agent-cargo",
+                name = name,
+                file = file,
+                exe = exe.as_str()
             ),
-            format!(
-                "install a release, then torii agent install {} with it",
-                agent.name()
-            ),
+            crate::tr!("doctor-agent-cargo-fix", name = name),
         );
     }
-    Finding::ok(format!("{}: {file} starts {exe}", agent.name()))
+    Finding::ok(crate::tr!(
+        "doctor-agent-starts",
+        name = name,
+        file = file,
+        exe = exe.as_str()
+    ))
 }

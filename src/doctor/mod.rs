@@ -80,21 +80,27 @@ pub fn examine(subject: &Subject<'_>) -> Vec<Finding> {
     let root = subject.root.dir();
     if !root.is_dir() {
         findings.push(Finding::problem(
-            format!("the config root {} does not exist", root.display()),
-            "torii init (or set TORII_CONFIG_DIR to the root your clients use)",
+            crate::tr!("doctor-no-root", path = root.display().to_string()),
+            crate::tr!("doctor-no-root-fix"),
         ));
         findings.push(system::confinement(root, crate::confine::Mode::default()));
         findings.push(system::display());
         return findings;
     }
-    findings.push(Finding::ok(format!("config root {}", root.display())));
+    findings.push(Finding::ok(crate::tr!(
+        "doctor-root",
+        path = root.display().to_string()
+    )));
     findings.extend(permissions::check(root));
     let settings = match crate::settings::Settings::load(&subject.root.settings_file()) {
         Ok(settings) => settings,
         Err(error) => {
             findings.push(Finding::problem(
                 crate::errors::chain(&error),
-                format!("fix {}", subject.root.settings_file().display()),
+                crate::tr!(
+                    "doctor-fix-file",
+                    path = subject.root.settings_file().display().to_string()
+                ),
             ));
             crate::settings::Settings::default()
         }
@@ -131,7 +137,7 @@ fn listed(paths: &[PathBuf]) -> String {
         .map(|path| path.display().to_string())
         .collect();
     if paths.len() > SHOWN {
-        text.push(format!("and {} more", paths.len() - SHOWN));
+        text.push(crate::tr!("doctor-and-more", count = paths.len() - SHOWN));
     }
     text.join(", ")
 }

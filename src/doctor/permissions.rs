@@ -25,9 +25,7 @@ const MAX_DEPTH: usize = 12;
 
 #[cfg(not(unix))]
 pub fn check(_root: &Path) -> Vec<Finding> {
-    vec![Finding::ok(
-        "permissions are not checked on this system (the config root is under the user profile)",
-    )]
+    vec![Finding::ok(crate::tr!("doctor-permissions-unchecked"))]
 }
 
 #[cfg(unix)]
@@ -115,59 +113,51 @@ impl Found {
         let mut findings = Vec::new();
         if !self.foreign.is_empty() {
             findings.push(Finding::problem(
-                format!(
-                    "owned by another user, who can change it: {}",
-                    listed(&self.foreign)
-                ),
+                crate::tr!("doctor-foreign-owner", paths = listed(&self.foreign)),
                 format!("chown -R \"$(id -u)\" {}", root.display()),
             ));
         }
         if !self.writable.is_empty() {
             findings.push(Finding::problem(
-                format!(
-                    "writable by other users, who could change the policy: {}",
-                    listed(&self.writable)
-                ),
+                crate::tr!("doctor-writable", paths = listed(&self.writable)),
                 chmod.clone(),
             ));
         }
         if !self.secret_readable.is_empty() {
             findings.push(Finding::problem(
-                format!(
-                    "readable by other users, and may hold credentials or state: {}",
-                    listed(&self.secret_readable)
+                crate::tr!(
+                    "doctor-secret-readable",
+                    paths = listed(&self.secret_readable)
                 ),
                 chmod.clone(),
             ));
         }
         if !self.readable.is_empty() {
             findings.push(Finding::warning(
-                format!(
-                    "readable by other users (Torii makes everything owner-only): {}",
-                    listed(&self.readable)
-                ),
+                crate::tr!("doctor-readable", paths = listed(&self.readable)),
                 chmod,
             ));
         }
         if !self.unreadable.is_empty() {
             findings.push(Finding::problem(
-                format!("cannot be read: {}", listed(&self.unreadable)),
-                "check the owner and permissions of these paths",
+                crate::tr!("doctor-unreadable", paths = listed(&self.unreadable)),
+                crate::tr!("doctor-unreadable-fix"),
             ));
         }
         if self.truncated {
             findings.push(Finding::warning(
-                format!(
-                    "stopped checking permissions after {} entries or {MAX_DEPTH} levels",
-                    self.entries
+                crate::tr!(
+                    "doctor-permissions-stopped",
+                    entries = self.entries,
+                    depth = MAX_DEPTH
                 ),
-                "remove what is not Torii's from the config root",
+                crate::tr!("doctor-permissions-stopped-fix"),
             ));
         }
         if findings.is_empty() {
-            findings.push(Finding::ok(format!(
-                "config root is owner-only ({} entries)",
-                self.entries
+            findings.push(Finding::ok(crate::tr!(
+                "doctor-owner-only",
+                entries = self.entries
             )));
         }
         findings

@@ -13,14 +13,14 @@ pub fn check(root: &Path) -> Vec<Finding> {
         Err(error) => {
             return vec![Finding::problem(
                 crate::errors::chain(&error),
-                "fix or remove the file named above; the server does not start until then",
+                crate::tr!("doctor-registry-fix"),
             )];
         }
     };
     if registry.providers().is_empty() {
         return vec![Finding::problem(
-            format!("no providers installed in {}", root.display()),
-            "torii provider install <package> (see the official providers page)",
+            crate::tr!("doctor-no-providers", path = root.display().to_string()),
+            crate::tr!("doctor-no-providers-fix"),
         )];
     }
     let mut findings = Vec::new();
@@ -36,13 +36,14 @@ pub fn check(root: &Path) -> Vec<Finding> {
 fn command(provider: &Provider) -> Finding {
     let name = &provider.config().command;
     match crate::runner::resolve(name) {
-        Ok(path) => Finding::ok(format!("{}: runs {}", provider.tool(), path.display())),
+        Ok(path) => Finding::ok(crate::tr!(
+            "doctor-runs",
+            tool = provider.tool(),
+            path = path.display().to_string()
+        )),
         Err(error) => Finding::problem(
             format!("{}: {}", provider.tool(), crate::errors::chain(&error)),
-            format!(
-                "install `{name}`, or put its directory on the PATH the MCP client starts \
-                 torii with"
-            ),
+            crate::tr!("doctor-command-missing-fix", name = name.as_str()),
         ),
     }
 }
@@ -79,18 +80,20 @@ fn policy_file(provider: &Provider, target: Option<&Target>, path: &Path) -> Fin
         Ok(loaded) => loaded,
         Err(PolicyFileError::NotFound { .. }) => {
             return Finding::warning(
-                format!(
-                    "{whose}: {} does not exist: every call is denied",
-                    path.display()
+                crate::tr!(
+                    "doctor-policy-missing",
+                    whose = whose.as_str(),
+                    path = path.display().to_string()
                 ),
                 format!("torii policy edit {whose} --create"),
             );
         }
         Err(error) => {
             return Finding::problem(
-                format!(
-                    "{whose}: {}: every call is denied",
-                    crate::errors::chain(&error)
+                crate::tr!(
+                    "doctor-policy-invalid",
+                    whose = whose.as_str(),
+                    error = crate::errors::chain(&error)
                 ),
                 format!("torii policy edit {whose}"),
             );
@@ -100,19 +103,20 @@ fn policy_file(provider: &Provider, target: Option<&Target>, path: &Path) -> Fin
     let failures = jasper::check_examples(&loaded.policy, examples);
     if !failures.is_empty() {
         return Finding::problem(
-            format!(
-                "{whose}: {} of {} examples in {} fail",
-                failures.len(),
-                examples.len(),
-                path.display()
+            crate::tr!(
+                "doctor-examples-fail",
+                whose = whose.as_str(),
+                failed = failures.len(),
+                total = examples.len(),
+                path = path.display().to_string()
             ),
             format!("torii policy check {whose} --all"),
         );
     }
-    let path = path.display();
-    Finding::ok(match examples.len() {
-        0 => format!("{whose}: {path} is valid (it has no examples)"),
-        1 => format!("{whose}: {path} is valid and its example passes"),
-        count => format!("{whose}: {path} is valid and its {count} examples pass"),
-    })
+    Finding::ok(crate::tr!(
+        "doctor-policy-valid",
+        whose = whose.as_str(),
+        path = path.display().to_string(),
+        count = examples.len()
+    ))
 }

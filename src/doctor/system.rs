@@ -23,52 +23,62 @@ pub fn torii_on_path(exe: &Path) -> Finding {
     let Ok(found) = found else {
         let dir = exe.parent().unwrap_or(exe);
         return Finding::warning(
-            format!(
-                "no torii on PATH (this one is {}, {this}); clients are pinned to a full path, \
-                 but a shell will not find the command",
-                exe.display()
+            crate::tr!(
+                "doctor-no-torii-on-path",
+                exe = exe.display().to_string(),
+                version = this.to_string()
             ),
-            format!("add {} to PATH (see the installation page)", dir.display()),
+            crate::tr!(
+                "doctor-no-torii-on-path-fix",
+                dir = dir.display().to_string()
+            ),
         );
     };
     if std::fs::canonicalize(&found).is_ok_and(|real| real == exe) {
-        return Finding::ok(format!("torii on PATH is {} ({this})", found.display()));
+        return Finding::ok(crate::tr!(
+            "doctor-torii-on-path",
+            path = found.display().to_string(),
+            version = this.to_string()
+        ));
     }
     let theirs = match runnable(&found) {
-        Ok(()) => version_of(&found).unwrap_or_else(|| "version unknown".to_string()),
-        Err(why) => format!("not run: {why}"),
+        Ok(()) => version_of(&found).unwrap_or_else(|| crate::tr!("doctor-version-unknown")),
+        Err(why) => crate::tr!("doctor-not-run", why = why),
     };
     Finding::warning(
-        format!(
-            "the torii on PATH is {} ({theirs}), not this one ({}, {this})",
-            found.display(),
-            exe.display()
+        crate::tr!(
+            "doctor-other-torii",
+            path = found.display().to_string(),
+            theirs = theirs,
+            exe = exe.display().to_string(),
+            version = this.to_string()
         ),
-        "remove the other copy, or put the directory you install into first on PATH",
+        crate::tr!("doctor-other-torii-fix"),
     )
 }
 
 /// Whether the doctor may run that other `torii` to ask its version. A file an agent could
 /// have put there (under the current directory, or writable by others) is named, not run.
-fn runnable(program: &Path) -> Result<(), &'static str> {
-    let real = std::fs::canonicalize(program).map_err(|_| "it cannot be resolved")?;
+fn runnable(program: &Path) -> Result<(), String> {
+    let real = std::fs::canonicalize(program).map_err(|_| crate::tr!("doctor-why-unresolved"))?;
     let cwd = std::env::current_dir()
         .and_then(std::fs::canonicalize)
-        .map_err(|_| "the current directory is unknown")?;
+        .map_err(|_| crate::tr!("doctor-why-no-cwd"))?;
     // `/` and the home directory hold every installed program; any other working directory
     // is a project an agent may write to.
     let home = std::env::var_os("HOME").and_then(|home| std::fs::canonicalize(home).ok());
     let holds_installs = cwd.parent().is_none() || home.is_some_and(|home| home.starts_with(&cwd));
     if !holds_installs && real.starts_with(&cwd) {
-        return Err("it is under the current directory");
+        return Err(crate::tr!("doctor-why-under-cwd"));
     }
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
         for path in std::iter::once(real.as_path()).chain(real.parent()) {
-            let metadata = std::fs::metadata(path).map_err(|_| "it cannot be read")?;
+            let metadata =
+                std::fs::metadata(path).map_err(|_| crate::tr!("doctor-why-unreadable"))?;
             if metadata.mode() & 0o022 != 0 {
-                return Err("it or its directory is writable by other users");
+                return Err(crate::tr!("doctor-why-writable"));
             }
         }
     }
@@ -115,24 +125,18 @@ fn version_of(program: &Path) -> Option<String> {
 /// Whether provider children can be kept out of the config root on this kernel.
 pub fn confinement(root: &Path, mode: Mode) -> Finding {
     match Confinement::new(root, mode, &[]).support() {
-        Support::Enforced { mechanism } => {
-            Finding::ok(format!("provider children are confined ({mechanism})"))
-        }
+        Support::Enforced { mechanism } => Finding::ok(crate::tr!(
+            "doctor-confined",
+            mechanism = mechanism.to_string()
+        )),
         Support::Unavailable { reason } => match mode {
             Mode::BestEffort => Finding::warning(
-                format!(
-                    "provider children cannot be confined here ({reason}): they could read \
-                     and write the config root"
-                ),
-                "use a kernel with Landlock (Linux 5.13 or later, enabled in the LSM list)",
+                crate::tr!("doctor-unconfined", reason = reason.as_str()),
+                crate::tr!("doctor-unconfined-fix"),
             ),
             Mode::Required => Finding::problem(
-                format!(
-                    "`child_confinement: required` cannot be enforced here ({reason}): no \
-                     provider command will start"
-                ),
-                "use a kernel with Landlock, or set `child_confinement: best-effort` in \
-                 settings.yaml",
+                crate::tr!("doctor-required-unenforced", reason = reason.as_str()),
+                crate::tr!("doctor-required-unenforced-fix"),
             ),
         },
     }
@@ -142,22 +146,16 @@ pub fn confinement(root: &Path, mode: Mode) -> Finding {
 /// environment; an MCP client may start the server with another one.
 pub fn display() -> Finding {
     match availability() {
-        Availability::Headless => Finding::ok(format!(
-            "{NO_GUI_ENV} is set: no window opens, and calls no rule decides are denied"
-        )),
+        Availability::Headless => Finding::ok(crate::tr!("doctor-headless", variable = NO_GUI_ENV)),
         Availability::NoGuiBuild => Finding::warning(
-            "this build has no approval windows: calls no rule decides are denied",
-            "install a release build (built with the `gui` feature)",
+            crate::tr!("doctor-no-gui-build"),
+            crate::tr!("doctor-no-gui-build-fix"),
         ),
         Availability::Window => match display_name() {
-            Some(display) => Finding::ok(format!("approval windows can open ({display})")),
+            Some(display) => Finding::ok(crate::tr!("doctor-windows-can-open", display = display)),
             None => Finding::warning(
-                "no display (neither DISPLAY nor WAYLAND_DISPLAY is set here): approval \
-                 windows cannot open, and calls no rule decides will be refused",
-                format!(
-                    "run the MCP client in a desktop session, or set {NO_GUI_ENV}=1 in its \
-                     server entry to decide by rules alone"
-                ),
+                crate::tr!("doctor-no-display"),
+                crate::tr!("doctor-no-display-fix", variable = NO_GUI_ENV),
             ),
         },
     }
@@ -166,7 +164,7 @@ pub fn display() -> Finding {
 /// The display a window would use, where one is needed at all.
 fn display_name() -> Option<String> {
     if cfg!(any(windows, target_os = "macos")) {
-        return Some("the desktop session".to_string());
+        return Some(crate::tr!("doctor-desktop-session"));
     }
     ["WAYLAND_DISPLAY", "DISPLAY"].into_iter().find_map(|name| {
         let value = std::env::var_os(name).filter(|value| !value.is_empty())?;

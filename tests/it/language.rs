@@ -48,6 +48,11 @@ fn one_human_message_per_command_group_is_in_portuguese() {
         status.contains("nenhum lease ativo para `aws_profile`"),
         "{status}"
     );
+    let unknown = stderr_in(&root, "pt-BR", &["target", "status", "nope"]);
+    assert!(
+        unknown.contains("<TOOL>: nenhum provider instalado publica a tool `nope`"),
+        "{unknown}"
+    );
 
     install_provider(
         &root,

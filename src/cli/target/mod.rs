@@ -24,20 +24,15 @@ use super::{CliError, TargetCommand};
 /// argument at fault, as clap does.
 #[derive(Debug, thiserror::Error)]
 pub enum TargetCliError {
-    #[error(
-        "<TOOL>: no installed provider publishes the tool `{tool}` (see `torii provider list`)"
-    )]
+    #[error("{}", crate::tr!("cli-target-unknown-tool", tool = .tool.as_str()))]
     UnknownTool { tool: String },
-    #[error("<TOOL>: `{tool}` is not target-aware: {} has no field `targeting`", config.display())]
+    #[error("{}", crate::tr!("cli-target-not-target-aware", tool = .tool.as_str(), config = .config.display().to_string()))]
     NotTargetAware { tool: String, config: PathBuf },
-    #[error("<ALIAS>: `{tool}` has no target `{alias}` (see `torii target list {tool}`)")]
+    #[error("{}", crate::tr!("cli-target-unknown-alias", tool = .tool.as_str(), alias = .alias.as_str()))]
     UnknownAlias { tool: String, alias: String },
     #[error("<ALIAS>: {reason}")]
     InvalidAlias { reason: String },
-    #[error(
-        "`{tool}` already has a target `{alias}` ({}); remove it first with `torii target remove {tool} {alias} --force`",
-        config.display()
-    )]
+    #[error("{}", crate::tr!("cli-target-exists", tool = .tool.as_str(), alias = .alias.as_str(), config = .config.display().to_string()))]
     AliasExists {
         tool: String,
         alias: String,
