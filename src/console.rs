@@ -35,16 +35,20 @@ pub fn interactive() -> bool {
     std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
 }
 
-/// Asks a yes/no question on stderr and reads the answer from stdin. Only `y` or `yes`
-/// (any case) is yes; anything else, including end of input, is no.
+/// Asks a yes/no question on stderr and reads the answer from stdin. Only `y`, `yes`, `s` or
+/// `sim` (any case) is yes; anything else, including end of input, is no.
 pub fn confirm(question: &str) -> bool {
-    eprint!("{question} [y/N] ");
+    eprint!("{question} {} ", crate::tr!("confirm-choices"));
     let _ = std::io::stderr().flush();
     let mut answer = String::new();
     if std::io::stdin().read_line(&mut answer).is_err() {
         return false;
     }
-    matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes")
+    // English and Portuguese yes, whatever the language: a "no" is never read as yes.
+    matches!(
+        answer.trim().to_lowercase().as_str(),
+        "y" | "yes" | "s" | "sim"
+    )
 }
 
 /// Left-aligned columns separated by two spaces, without trailing spaces.

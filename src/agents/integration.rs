@@ -210,17 +210,18 @@ impl Install<'_> {
                             .document
                             .set(path, &placement.value)
                             .map_err(|e| file.parse_error(e))?;
-                        report.push(format!("added {where_}"));
+                        report.push(crate::tr!("agent-added", place = where_.as_str()));
                         records.push(record(placement, created, created_file));
                     }
                     Some(value) if value == placement.value => match recorded {
                         Some(record) if record.value == value => {
-                            report.push(format!("already installed: {where_}"));
+                            report.push(crate::tr!(
+                                "agent-already-installed",
+                                place = where_.as_str()
+                            ));
                             records.push(record.clone());
                         }
-                        _ => report.push(format!(
-                            "already present, not managed by torii (uninstall leaves it): {where_}"
-                        )),
+                        _ => report.push(crate::tr!("agent-preexisting", place = where_.as_str())),
                     },
                     Some(value) => match recorded {
                         // Torii's own entry, unchanged since: it now pins this executable.
@@ -228,7 +229,7 @@ impl Install<'_> {
                             file.document
                                 .set(path, &placement.value)
                                 .map_err(|e| file.parse_error(e))?;
-                            report.push(format!("updated {where_}"));
+                            report.push(crate::tr!("agent-updated", place = where_.as_str()));
                             records.push(Managed {
                                 value: placement.value.clone(),
                                 ..record.clone()
@@ -260,12 +261,14 @@ impl Install<'_> {
                     if contains(&now, &placement.value) {
                         match recorded {
                             Some(record) if record.value == placement.value => {
-                                report.push(format!("already installed: {where_}"));
+                                report.push(crate::tr!(
+                                    "agent-already-installed",
+                                    place = where_.as_str()
+                                ));
                                 records.push(record.clone());
                             }
-                            _ => report.push(format!(
-                                "already present, not managed by torii (uninstall leaves it): {where_}"
-                            )),
+                            _ => report
+                                .push(crate::tr!("agent-preexisting", place = where_.as_str())),
                         }
                         continue;
                     }
@@ -277,9 +280,9 @@ impl Install<'_> {
                             .remove_element(path, &record.value)
                             .map_err(|e| file.parse_error(e))?;
                         created = record.created.clone();
-                        report.push(format!("updated {where_}"));
+                        report.push(crate::tr!("agent-updated", place = where_.as_str()));
                     } else {
-                        report.push(format!("added {where_}"));
+                        report.push(crate::tr!("agent-added", place = where_.as_str()));
                     }
                     let made = file
                         .document
@@ -373,10 +376,10 @@ impl Uninstall<'_> {
             return Err(AgentError::HookNotSupported(agent));
         }
         let Some(previous) = state::load(self.root, agent)? else {
-            return Ok(vec![format!(
-                "nothing to remove: torii manages no {} integration (no {})",
-                agent.client(),
-                state::state_file(self.root, agent).display()
+            return Ok(vec![crate::tr!(
+                "agent-nothing-to-remove",
+                client = agent.client(),
+                state = state::state_file(self.root, agent).display().to_string()
             )]);
         };
         let mut remaining = previous.clone();
@@ -388,10 +391,10 @@ impl Uninstall<'_> {
             all
         };
         if removing.is_empty() {
-            return Ok(vec![format!(
-                "nothing to remove: torii manages no {} for {}",
-                if self.hook_only { "hook" } else { "content" },
-                agent.client()
+            return Ok(vec![crate::tr!(
+                "agent-nothing-of-kind",
+                hook = if self.hook_only { "yes" } else { "no" },
+                client = agent.client()
             )]);
         }
         for managed in &removing {
@@ -428,7 +431,7 @@ impl Uninstall<'_> {
                     .map_err(|e| file.parse_error(e))?
                     .is_some()
             {
-                report.push(format!("kept, still used by other content: {where_}"));
+                report.push(crate::tr!("agent-kept", place = where_.as_str()));
                 continue;
             }
             let removed = match &managed.place {
@@ -455,9 +458,9 @@ impl Uninstall<'_> {
                 removable.push(managed.file.clone());
             }
             report.push(if removed {
-                format!("removed {where_}")
+                crate::tr!("agent-removed", place = where_.as_str())
             } else {
-                format!("already gone: {where_}")
+                crate::tr!("agent-already-gone", place = where_.as_str())
             });
         }
         files.save(&removable)?;
@@ -525,21 +528,17 @@ pub enum Standing {
 }
 
 impl Standing {
-    pub fn describe(self) -> &'static str {
+    pub fn describe(self) -> String {
         match self {
-            Standing::Managed => "managed by torii",
-            Standing::ManagedStale => {
-                "managed by torii, pins another executable or config root (install again to update)"
-            }
-            Standing::Changed => "written by torii and changed since (uninstall will stop on it)",
-            Standing::Missing => "written by torii and since removed",
-            Standing::PreexistingSame => "pre-existing entry, not managed by torii",
-            Standing::Preexisting => "pre-existing entry that differs from torii's, not managed",
-            Standing::Absent => "not installed",
-            Standing::Trusted => "Codex trusts the hook",
-            Standing::Untrusted => {
-                "Codex does not trust the hook where it is now and skips it (install --hook again)"
-            }
+            Standing::Managed => crate::tr!("standing-managed"),
+            Standing::ManagedStale => crate::tr!("standing-managed-stale"),
+            Standing::Changed => crate::tr!("standing-changed"),
+            Standing::Missing => crate::tr!("standing-missing"),
+            Standing::PreexistingSame => crate::tr!("standing-preexisting-same"),
+            Standing::Preexisting => crate::tr!("standing-preexisting"),
+            Standing::Absent => crate::tr!("standing-absent"),
+            Standing::Trusted => crate::tr!("standing-trusted"),
+            Standing::Untrusted => crate::tr!("standing-untrusted"),
         }
     }
 }

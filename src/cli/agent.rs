@@ -143,28 +143,24 @@ fn install(
             .map_err(agents::AgentError::from)?
             .file;
         let extensions = crate::atomic::containing_dir(&file).join("extensions");
-        console::progress(&format!(
-            "warning: pi does not speak MCP itself. {} is read only by an MCP extension you \
-             installed in pi ({}); without one the file is ignored and nothing works. If you do \
-             not know which extension that is, stop here.",
-            file.display(),
-            extensions.display()
+        console::progress(&crate::tr!(
+            "cli-agent-pi-warning",
+            file = file.display().to_string(),
+            extensions = extensions.display().to_string()
         ));
         if !yes {
             if !console::interactive() {
                 return Err(AgentCliError::PiNeedsYes.into());
             }
-            if !console::confirm("Write the torii entry for pi's MCP extension?") {
+            if !console::confirm(&crate::tr!("cli-agent-pi-confirm")) {
                 return Err(AgentCliError::Declined.into());
             }
         }
     }
     if agents::clients::is_cargo_build(&pinned.exe) {
-        console::progress(&format!(
-            "warning: this torii runs from a cargo build ({}); the client will start that \
-             binary, which `cargo build` replaces and `cargo clean` deletes. Prefer an \
-             installed release.",
-            pinned.exe.display()
+        console::progress(&crate::tr!(
+            "cli-agent-cargo-warning",
+            exe = pinned.exe.display().to_string()
         ));
     }
     let report = Install {
@@ -179,23 +175,12 @@ fn install(
         console::progress(&format!("{}: {line}", agent.name()));
     }
     if hook {
-        console::progress(
-            "The hook blocks direct shell calls to installed providers' executables: it reduces \
-             accidental bypass and is not a sandbox.",
-        );
+        console::progress(&crate::tr!("cli-agent-hook-note"));
         if agent == Agent::Codex {
-            console::progress(
-                "Codex runs only hooks it trusts: the hook's trust is recorded in Codex's \
-                 config.toml ([hooks.state]). It names the hook's position in hooks.json; after \
-                 editing that file, run this command again.",
-            );
+            console::progress(&crate::tr!("cli-agent-codex-trust"));
         }
     } else if agent.hook_event().is_none() {
-        console::progress(&format!(
-            "{} has no shell hook: its agent can still run provider executables in its own \
-             shell. Use the client's sandbox and least-privilege credentials.",
-            agent.client()
-        ));
+        console::progress(&crate::tr!("cli-agent-no-hook", client = agent.client()));
     }
     console::progress(&crate::tr!("cli-agent-restart", client = agent.client()));
     Ok(())

@@ -238,3 +238,31 @@ cli-nothing-written = nothing was written
 cli-cannot-create = cannot create { $path }
 cli-no-exe = cannot find this executable
 cli-cannot-remove = cannot remove { $path }
+agent-added = added { $place }
+agent-already-installed = already installed: { $place }
+agent-updated = updated { $place }
+agent-preexisting = already present, not managed by torii (uninstall leaves it): { $place }
+agent-nothing-to-remove = nothing to remove: torii manages no { $client } integration (no { $state })
+agent-nothing-of-kind = nothing to remove: torii manages no { $hook ->
+        [yes] hook
+       *[no] content
+    } for { $client }
+agent-kept = kept, still used by other content: { $place }
+agent-removed = removed { $place }
+agent-already-gone = already gone: { $place }
+standing-managed = managed by torii
+standing-managed-stale = managed by torii, pins another executable or config root (install again to update)
+standing-changed = written by torii and changed since (uninstall will stop on it)
+standing-missing = written by torii and since removed
+standing-preexisting-same = pre-existing entry, not managed by torii
+standing-preexisting = pre-existing entry that differs from torii's, not managed
+standing-absent = not installed
+standing-trusted = Codex trusts the hook
+standing-untrusted = Codex does not trust the hook where it is now and skips it (install --hook again)
+cli-agent-pi-warning = warning: pi does not speak MCP itself. { $file } is read only by an MCP extension you installed in pi ({ $extensions }); without one the file is ignored and nothing works. If you do not know which extension that is, stop here.
+cli-agent-pi-confirm = Write the torii entry for pi's MCP extension?
+cli-agent-cargo-warning = warning: this torii runs from a cargo build ({ $exe }); the client will start that binary, which `cargo build` replaces and `cargo clean` deletes. Prefer an installed release.
+cli-agent-hook-note = The hook blocks direct shell calls to installed providers' executables: it reduces accidental bypass and is not a sandbox.
+cli-agent-codex-trust = Codex runs only hooks it trusts: the hook's trust is recorded in Codex's config.toml ([hooks.state]). It names the hook's position in hooks.json; after editing that file, run this command again.
+cli-agent-no-hook = { $client } has no shell hook: its agent can still run provider executables in its own shell. Use the client's sandbox and least-privilege credentials.
+confirm-choices = [y/N]

@@ -239,3 +239,31 @@ cli-nothing-written = nada foi gravado
 cli-cannot-create = não foi possível criar { $path }
 cli-no-exe = não foi possível encontrar este executável
 cli-cannot-remove = não foi possível remover { $path }
+agent-added = adicionado { $place }
+agent-already-installed = já instalado: { $place }
+agent-updated = atualizado { $place }
+agent-preexisting = já existia, não gerenciado pelo torii (a desinstalação o mantém): { $place }
+agent-nothing-to-remove = nada a remover: o torii não gerencia nenhuma integração de { $client } (não há { $state })
+agent-nothing-of-kind = nada a remover: o torii não gerencia { $hook ->
+        [yes] nenhum hook
+       *[no] nenhum conteúdo
+    } para { $client }
+agent-kept = mantido, ainda usado por outro conteúdo: { $place }
+agent-removed = removido { $place }
+agent-already-gone = já não existia: { $place }
+standing-managed = gerenciado pelo torii
+standing-managed-stale = gerenciado pelo torii, aponta para outro executável ou outra raiz de configuração (instale de novo para atualizar)
+standing-changed = gravado pelo torii e alterado depois (a desinstalação vai parar nele)
+standing-missing = gravado pelo torii e removido depois
+standing-preexisting-same = entrada que já existia, não gerenciada pelo torii
+standing-preexisting = entrada que já existia e difere da do torii, não gerenciada
+standing-absent = não instalado
+standing-trusted = o Codex confia no hook
+standing-untrusted = o Codex não confia no hook onde ele está agora e o ignora (instale --hook de novo)
+cli-agent-pi-warning = aviso: o pi não fala MCP sozinho. { $file } só é lido por uma extensão MCP que você instalou no pi ({ $extensions }); sem ela o arquivo é ignorado e nada funciona. Se você não sabe qual é essa extensão, pare aqui.
+cli-agent-pi-confirm = Gravar a entrada do torii para a extensão MCP do pi?
+cli-agent-cargo-warning = aviso: este torii roda de uma build do cargo ({ $exe }); o cliente vai iniciar esse binário, que `cargo build` substitui e `cargo clean` apaga. Prefira uma release instalada.
+cli-agent-hook-note = O hook bloqueia chamadas diretas de shell aos executáveis dos providers instalados: reduz desvios acidentais e não é um sandbox.
+cli-agent-codex-trust = O Codex só executa hooks em que confia: a confiança no hook fica registrada no config.toml do Codex ([hooks.state]). Ela indica a posição do hook no hooks.json; depois de editar esse arquivo, rode este comando de novo.
+cli-agent-no-hook = { $client } não tem hook de shell: o agente ainda pode executar os executáveis dos providers no próprio shell. Use o sandbox do cliente e credenciais de privilégio mínimo.
+confirm-choices = [s/N]
