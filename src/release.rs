@@ -23,21 +23,21 @@ const MAX_ARCHIVE_BYTES: u64 = 256 * 1024 * 1024;
 pub enum UpgradeError {
     #[error(transparent)]
     Fetch(#[from] PackageError),
-    #[error("the latest release is {0:?}, which is not a tag of the form vX.Y.Z")]
+    #[error("{}", crate::tr!("upgrade-bad-tag", tag = format!("{:?}", .0)))]
     BadTag(String),
-    #[error("there is no release archive for this platform; build from source")]
+    #[error("{}", crate::tr!("upgrade-no-platform"))]
     NoPlatform,
-    #[error("{asset}.sha256 does not describe {asset}")]
+    #[error("{}", crate::tr!("upgrade-bad-checksum-file", asset = .asset.as_str()))]
     BadChecksumFile { asset: String },
-    #[error("the SHA-256 of {asset} does not match {asset}.sha256; the binary was not changed")]
+    #[error("{}", crate::tr!("upgrade-mismatch", asset = .asset.as_str()))]
     Mismatch { asset: String },
-    #[error("{asset} holds no {entry}")]
+    #[error("{}", crate::tr!("upgrade-no-executable", asset = .asset.as_str(), entry = .entry.as_str()))]
     NoExecutable { asset: String, entry: String },
-    #[error("cannot read {asset}: {reason}")]
+    #[error("{}", crate::tr!("upgrade-archive", asset = .asset.as_str(), reason = .reason.as_str()))]
     Archive { asset: String, reason: String },
-    #[error("cannot find this executable")]
+    #[error("{}", crate::tr!("cli-no-exe"))]
     Exe(#[source] std::io::Error),
-    #[error("cannot replace {}", path.display())]
+    #[error("{}", crate::tr!("upgrade-replace", path = .path.display().to_string()))]
     Replace {
         path: PathBuf,
         #[source]

@@ -53,7 +53,7 @@ pub enum TargetCliError {
         /// The mode's targets authenticate through their own provider (`aws_profile`).
         own_auth: bool,
     },
-    #[error("{flag}: required for `{mode}` targets (tool `{tool}`)")]
+    #[error("{}", crate::tr!("cli-target-flag-required", flag = *.flag, mode = *.mode, tool = .tool.as_str()))]
     FlagRequired {
         flag: &'static str,
         mode: &'static str,
@@ -66,10 +66,7 @@ pub enum TargetCliError {
         #[source]
         source: RegistryError,
     },
-    #[error(
-        "{}: the values given cannot be written to YAML faithfully; nothing was written",
-        path.display()
-    )]
+    #[error("{}", crate::tr!("cli-target-unfaithful", path = .path.display().to_string()))]
     Unfaithful { path: PathBuf },
     /// The provider's `.env` cannot be read; the cause is inside the sentence, so it is not a
     /// `source`.
@@ -86,11 +83,7 @@ pub enum TargetCliError {
         exit_code: i32,
         reason: String,
     },
-    #[error(
-        "--force: removing `{alias}` deletes {} with its target.yaml, rules.yaml, .env and \
-         grants; repeat with --force to do it",
-        dir.display()
-    )]
+    #[error("{}", crate::tr!("cli-target-force", alias = .alias.as_str(), dir = .dir.display().to_string()))]
     ForceRequired { alias: String, dir: PathBuf },
 }
 
