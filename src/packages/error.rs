@@ -13,9 +13,7 @@ use crate::registry::RegistryError;
 /// Why a package command failed. Nothing is left half-done when one of these is returned.
 #[derive(Debug, thiserror::Error)]
 pub enum PackageError {
-    #[error(
-        "{arg:?} is not an existing path, an https:// URL or a valid catalog name (see `torii provider search`)"
-    )]
+    #[error("{}", crate::tr!("package-unknown-source", arg = format!("{:?}", .arg)))]
     UnknownSource { arg: String },
 
     #[error("refusing {location}: packages and catalogs are only downloaded over https://")]
@@ -84,13 +82,10 @@ pub enum PackageError {
         actual: String,
     },
 
-    #[error("{name:?} is not in the catalog {catalog}")]
+    #[error("{}", crate::tr!("package-not-in-catalog", name = format!("{:?}", .name), catalog = .catalog.as_str()))]
     NotInCatalog { name: String, catalog: String },
 
-    #[error(
-        "{} already exists; install never replaces an installed provider (to change its version use `torii provider upgrade {name}`)",
-        path.display()
-    )]
+    #[error("{}", crate::tr!("package-exists", path = .path.display().to_string(), name = .name.as_str()))]
     Exists { path: PathBuf, name: String },
 
     #[error("{location}: field `{field}`: {value:?} is already used by {}", other.display())]
@@ -101,7 +96,7 @@ pub enum PackageError {
         other: PathBuf,
     },
 
-    #[error("no installed provider {key:?} (installed: {installed})")]
+    #[error("{}", crate::tr!("cli-unknown-provider", key = format!("{:?}", .key), installed = .installed.as_str()))]
     UnknownProvider { key: String, installed: String },
 
     #[error(
@@ -114,17 +109,14 @@ pub enum PackageError {
         what: &'static str,
     },
 
-    #[error("package {package:?} has no setup {setup:?} (available: {available})")]
+    #[error("{}", crate::tr!("package-unknown-setup", package = format!("{:?}", .package), setup = format!("{:?}", .setup), available = .available.as_str()))]
     UnknownSetup {
         package: String,
         setup: String,
         available: String,
     },
 
-    #[error(
-        "{} is not empty ({deny} deny, {accept} accept, {examples} examples); setup only writes over an empty policy. Review it with `torii policy show {tool}` and empty it first if you want the setup",
-        path.display()
-    )]
+    #[error("{}", crate::tr!("package-policy-not-empty", path = .path.display().to_string(), deny = *.deny, accept = *.accept, examples = *.examples, tool = .tool.as_str()))]
     PolicyNotEmpty {
         path: PathBuf,
         tool: String,
