@@ -136,17 +136,25 @@ fn allow_once_needs_the_review_tick() {
     );
 }
 
+/// In both languages, by the button's own words: the book's Negar and its Acesso negado.
 #[test]
 fn deny_shows_the_refusal() {
-    let mut harness = operation(DESCRIBE, None);
-    play(&mut harness, &[click(op::DENY)]);
-    harness.step();
-    assert!(shows(&harness, "Access denied."));
-    assert!(!enabled(&harness, op::DENY));
-    assert_eq!(
-        finish(&mut harness),
-        Answer::Operation(OperationAnswer::Deny)
-    );
+    use crate::language::{Language, set_for_thread};
+    for (language, deny, denied) in [
+        (Language::English, "Deny", "Access denied."),
+        (Language::BrazilianPortuguese, "Negar", "Acesso negado."),
+    ] {
+        set_for_thread(language);
+        let mut harness = operation(DESCRIBE, None);
+        play(&mut harness, &[click(deny)]);
+        harness.step();
+        assert!(shows(&harness, denied), "{language}");
+        assert!(!enabled(&harness, op::DENY));
+        assert_eq!(
+            finish(&mut harness),
+            Answer::Operation(OperationAnswer::Deny)
+        );
+    }
 }
 
 #[test]
@@ -643,19 +651,6 @@ fn the_operation_window_speaks_portuguese() {
             scope: GrantScope::Exact,
             duration_secs: 600
         })
-    );
-}
-
-#[test]
-fn deny_in_portuguese_says_acesso_negado() {
-    set_for_thread(Language::BrazilianPortuguese);
-    let mut harness = operation(DESCRIBE, None);
-    play(&mut harness, &[click("Negar")]);
-    harness.step();
-    assert!(shows(&harness, "Acesso negado."));
-    assert_eq!(
-        finish(&mut harness),
-        Answer::Operation(OperationAnswer::Deny)
     );
 }
 
