@@ -234,9 +234,9 @@ fn edit(provider: &Provider, target: Option<&Target>, create: bool) -> Result<()
         .unwrap_or(Path::new("."))
         .join(DRAFT_FILE);
     if draft.exists() {
-        crate::console::progress(&format!(
-            "resuming the draft kept from an earlier edit: {} (delete it to start again from the live policy)",
-            draft.display()
+        crate::console::progress(&crate::tr!(
+            "cli-policy-resuming",
+            path = draft.display().to_string()
         ));
     } else {
         atomic::write(&draft, plan.original.as_bytes(), Mode::Private)?;
@@ -274,8 +274,11 @@ fn edit(provider: &Provider, target: Option<&Target>, create: bool) -> Result<()
             }
             Review::Rejected { reason } => {
                 if crate::console::interactive() {
-                    crate::console::progress(&format!("the draft was rejected: {reason}"));
-                    if crate::console::confirm("Reopen the editor to fix it?") {
+                    crate::console::progress(&crate::tr!(
+                        "cli-policy-rejected",
+                        reason = reason.as_str()
+                    ));
+                    if crate::console::confirm(&crate::tr!("cli-policy-reopen")) {
                         continue;
                     }
                 }

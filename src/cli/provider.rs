@@ -60,11 +60,15 @@ fn search(query: Option<&str>) -> Result<(), CliError> {
     let catalog = catalog::Catalog::load(location)?;
     let found = catalog.search(query);
     if found.is_empty() {
-        let what = query.map_or(String::new(), |query| format!(" matching {query:?}"));
-        crate::console::progress(&format!(
-            "no providers{what} in {}",
-            catalog.location.describe()
-        ));
+        let location = catalog.location.describe();
+        crate::console::progress(&match query {
+            Some(query) => crate::tr!(
+                "cli-search-none-matching",
+                query = format!("{query:?}"),
+                location = location
+            ),
+            None => crate::tr!("cli-search-none", location = location),
+        });
         return Ok(());
     }
     let mut rows = vec![["NAME", "VERSION", "DESCRIPTION"].map(String::from)];
@@ -124,8 +128,9 @@ fn apply_setup(root: &ConfigRoot, key: &str, setup: &str) -> Result<(), CliError
         examples = applied.examples
     ));
     for rule in &applied.ignored_accepts {
-        crate::console::progress(&format!(
-            "warning: accept {rule:?} is narrower than minimum_accept_tokens and is ignored"
+        crate::console::progress(&crate::tr!(
+            "cli-provider-narrow",
+            rule = format!("{rule:?}")
         ));
     }
     crate::console::progress(&crate::tr!("cli-provider-review"));
@@ -144,15 +149,15 @@ fn upgrade(root: &ConfigRoot, key: &str) -> Result<(), CliError> {
         origin = upgraded.label.to_string()
     ));
     if upgraded.environment_changed {
-        crate::console::progress(&format!(
-            "the package's environment example changed; compare it with your .env: {}",
-            provider
-                .dir()
-                .join(packages::PACKAGE_DIR)
-                .join(packages::CONTENT_DIR)
-                .display()
+        let content = provider
+            .dir()
+            .join(packages::PACKAGE_DIR)
+            .join(packages::CONTENT_DIR);
+        crate::console::progress(&crate::tr!(
+            "cli-provider-environment-changed",
+            path = content.display().to_string()
         ));
     }
-    crate::console::progress("restart the MCP server to load the new provider.yaml");
+    crate::console::progress(&crate::tr!("cli-provider-restart-load"));
     Ok(())
 }

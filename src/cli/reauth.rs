@@ -14,6 +14,6 @@ pub fn run(tool: &str, target: Option<&str>, root: &ConfigRoot) -> Result<(), Cl
     runtime
         .block_on(dispatcher.reauth(tool, target))
         .map_err(CliError::Reauth)?;
-    crate::console::progress(&format!("session of `{tool}` renewed and validated"));
+    crate::console::progress(&crate::tr!("cli-reauth-done", tool = tool));
     Ok(())
 }
