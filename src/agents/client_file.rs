@@ -13,7 +13,7 @@ const MAX_CLIENT_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ClientFileError {
-    #[error("cannot read {}", path.display())]
+    #[error("{}", crate::tr!("cli-cannot-read", path = .path.display().to_string()))]
     Read {
         path: PathBuf,
         #[source]
@@ -25,26 +25,23 @@ pub enum ClientFileError {
         #[source]
         source: DocumentError,
     },
-    #[error(
-        "{}: has {links} hard links, and Torii replaces a file by renaming a new one over it, which would leave the other names with the old content; edit it by hand",
-        path.display()
-    )]
+    #[error("{}", crate::tr!("agent-hard-links", path = .path.display().to_string(), links = *.links))]
     HardLinks { path: PathBuf, links: u64 },
     #[error(transparent)]
     Write(#[from] crate::atomic::WriteError),
-    #[error("cannot create {}", path.display())]
+    #[error("{}", crate::tr!("cli-cannot-create", path = .path.display().to_string()))]
     CreateDir {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
-    #[error("cannot give {} back to its owner", path.display())]
+    #[error("{}", crate::tr!("agent-owner", path = .path.display().to_string()))]
     Owner {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
-    #[error("cannot remove {}", path.display())]
+    #[error("{}", crate::tr!("cli-cannot-remove", path = .path.display().to_string()))]
     Remove {
         path: PathBuf,
         #[source]

@@ -193,9 +193,9 @@ impl Locations {
 
 #[derive(Debug, thiserror::Error)]
 pub enum LocationError {
-    #[error("cannot find the home directory: HOME is not set")]
+    #[error("{}", crate::tr!("agent-no-home"))]
     NoHome,
-    #[error("cannot find VS Code's user profile: APPDATA is not set (or set TORII_COPILOT_HOME)")]
+    #[error("{}", crate::tr!("agent-no-appdata"))]
     NoAppData,
 }
 

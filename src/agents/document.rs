@@ -20,16 +20,13 @@ pub type KeyPath = Vec<String>;
 /// Why a document cannot be read or edited. The caller adds the file name.
 #[derive(Debug, thiserror::Error)]
 pub enum DocumentError {
-    #[error("not valid JSON: {0}")]
+    #[error("{}", crate::tr!("agent-bad-json", reason = .0.as_str()))]
     Json(String),
-    #[error("not valid TOML: {0}")]
+    #[error("{}", crate::tr!("agent-bad-toml", reason = .0.as_str()))]
     Toml(String),
-    #[error("the top level is not an object")]
+    #[error("{}", crate::tr!("agent-top-not-object"))]
     TopNotObject,
-    #[error(
-        "the key `{}` appears twice; the client reads only one of them, so Torii will not guess",
-        dotted(.0)
-    )]
+    #[error("{}", crate::tr!("agent-duplicate-key", key = dotted(.0)))]
     DuplicateKey(KeyPath),
     #[error("`{}` is not {expected}", dotted(.path))]
     WrongType {

@@ -16,42 +16,22 @@ use super::state::{self, AgentState, Managed, StateError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AgentError {
-    #[error(
-        "{} has no event before its shell runs, so --hook is not supported for `{}` (nothing was written)",
-        .0.client(),
-        .0.name()
-    )]
+    #[error("{}", crate::tr!("agent-hook-unsupported", client = .0.client(), name = .0.name()))]
     HookNotSupported(Agent),
-    #[error(
-        "{} already exists: Torii writes only opencode.json, and opencode merges both files (nothing was written); add the entry to opencode.jsonc by hand, or move the configuration to opencode.json",
-        .0.display()
-    )]
+    #[error("{}", crate::tr!("agent-opencode-jsonc", path = .0.display().to_string()))]
     OpencodeJsonc(PathBuf),
-    #[error(
-        "{file} already has a different `torii` MCP server at {place} (nothing was written); remove or rename it first",
-        file = .file.display()
-    )]
+    #[error("{}", crate::tr!("agent-conflict", file = .file.display().to_string(), place = .place.as_str()))]
     Conflict { file: PathBuf, place: String },
-    #[error(
-        "{file}: {place} is {found}, and the hook needs {needed} (nothing was written); change it by hand if you want the hook",
-        file = .file.display()
-    )]
+    #[error("{}", crate::tr!("agent-setting", file = .file.display().to_string(), place = .place.as_str(), found = .found.as_str(), needed = .needed.as_str()))]
     Setting {
         file: PathBuf,
         place: String,
         found: String,
         needed: String,
     },
-    #[error(
-        "{file}: {place} was changed since `torii agent install` wrote it, so it is yours now (nothing was written); edit or remove it by hand",
-        file = .file.display()
-    )]
+    #[error("{}", crate::tr!("agent-changed-since", file = .file.display().to_string(), place = .place.as_str()))]
     ChangedSince { file: PathBuf, place: String },
-    #[error(
-        "{state}: records {place} in {file}, which is not a place where torii writes for {client} now (nothing was written); set the same location variables as at install, or remove the record",
-        state = .state.display(),
-        file = .file.display()
-    )]
+    #[error("{}", crate::tr!("agent-foreign-record", state = .state.display().to_string(), place = .place.as_str(), file = .file.display().to_string(), client = *.client))]
     ForeignRecord {
         state: PathBuf,
         file: PathBuf,

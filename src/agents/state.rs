@@ -47,13 +47,13 @@ pub struct Managed {
 
 #[derive(Debug, thiserror::Error)]
 pub enum StateError {
-    #[error("cannot read {}", path.display())]
+    #[error("{}", crate::tr!("cli-cannot-read", path = .path.display().to_string()))]
     Read {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
-    #[error("{}: not a Torii agent state file", path.display())]
+    #[error("{}", crate::tr!("agent-state-invalid", path = .path.display().to_string()))]
     Invalid {
         path: PathBuf,
         #[source]
@@ -61,13 +61,13 @@ pub enum StateError {
     },
     #[error(transparent)]
     Write(#[from] crate::atomic::WriteError),
-    #[error("cannot create {}", path.display())]
+    #[error("{}", crate::tr!("cli-cannot-create", path = .path.display().to_string()))]
     CreateDir {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
-    #[error("cannot remove {}", path.display())]
+    #[error("{}", crate::tr!("cli-cannot-remove", path = .path.display().to_string()))]
     Remove {
         path: PathBuf,
         #[source]

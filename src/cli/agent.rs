@@ -12,10 +12,7 @@ use crate::paths::ConfigRoot;
 pub enum AgentCliError {
     #[error("{}", crate::tr!("cli-unknown-agent", name = .name.as_str(), known = known_names()))]
     UnknownAgent { name: String },
-    #[error(
-        "{} is not valid UTF-8, and a client's configuration can only name it as text (nothing was written)",
-        path.display()
-    )]
+    #[error("{}", crate::tr!("cli-agent-not-utf8", path = .path.display().to_string()))]
     NotUtf8 { path: PathBuf },
     /// pi needs an extension to read the entry, so installing asks first; without a terminal
     /// only `--yes` can answer.
