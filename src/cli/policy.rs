@@ -25,9 +25,7 @@ pub enum PolicyCliError {
     File(#[from] PolicyFileError),
     #[error(transparent)]
     Editor(#[from] EditorError),
-    #[error(
-        "target {alias} of {tool} has no policy of its own; it uses {shared}. Pass --create to create {own}, which then replaces the shared policy for this alias"
-    )]
+    #[error("{}", crate::tr!("cli-policy-no-own", alias = .alias.as_str(), tool = .tool.as_str(), shared = .shared.display().to_string(), own = .own.display().to_string()))]
     NoOwnPolicy {
         tool: String,
         alias: String,
@@ -42,26 +40,20 @@ pub enum PolicyCliError {
         #[source]
         source: std::io::Error,
     },
-    #[error(
-        "the editor {} exited with {status}; {} was not changed and the draft is kept at {}",
-        program.display(), live.display(), draft.display()
-    )]
+    #[error("{}", crate::tr!("cli-policy-editor-failed", program = .program.display().to_string(), status = .status.to_string(), live = .live.display().to_string(), draft = .draft.display().to_string()))]
     EditorFailed {
         program: PathBuf,
         status: std::process::ExitStatus,
         live: PathBuf,
         draft: PathBuf,
     },
-    #[error("{reason}\n{} was not changed; the rejected draft is kept at {}", live.display(), draft.display())]
+    #[error("{}\n{}", .reason, crate::tr!("cli-policy-draft-kept", live = .live.display().to_string(), draft = .draft.display().to_string()))]
     Rejected {
         reason: String,
         live: PathBuf,
         draft: PathBuf,
     },
-    #[error(
-        "{} changed while you were editing, so it was not replaced; your draft is kept at {}",
-        live.display(), draft.display()
-    )]
+    #[error("{}", crate::tr!("cli-policy-changed-meanwhile", live = .live.display().to_string(), draft = .draft.display().to_string()))]
     ChangedMeanwhile { live: PathBuf, draft: PathBuf },
     #[error("cannot {action} the draft {}", path.display())]
     Draft {

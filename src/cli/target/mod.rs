@@ -72,11 +72,7 @@ pub enum TargetCliError {
     /// `source`.
     #[error("{}; nothing was written", crate::errors::chain(.0))]
     Environment(EnvFileError),
-    #[error(
-        "--context: `{} {}` did not find the context (exit code {exit_code}): {reason}; nothing was written",
-        program.display(),
-        args.join(" ")
-    )]
+    #[error("{}", crate::tr!("cli-target-context-not-found", command = format!("{} {}", .program.display(), .args.join(" ")), code = *.exit_code, reason = .reason.as_str()))]
     ContextNotFound {
         program: PathBuf,
         args: Vec<String>,
