@@ -16,26 +16,26 @@ pub enum PackageError {
     #[error("{}", crate::tr!("package-unknown-source", arg = format!("{:?}", .arg)))]
     UnknownSource { arg: String },
 
-    #[error("refusing {location}: packages and catalogs are only downloaded over https://")]
+    #[error("{}", crate::tr!("package-not-https", location = .location.as_str()))]
     NotHttps { location: String },
 
-    #[error("{location}: invalid URL: {reason}")]
+    #[error("{}", crate::tr!("package-bad-url", location = .location.as_str(), reason = .reason.as_str()))]
     BadUrl { location: String, reason: String },
 
-    #[error("cannot download {url}: {reason}")]
+    #[error("{}", crate::tr!("package-download", url = .url.as_str(), reason = .reason.as_str()))]
     Download { url: String, reason: String },
 
-    #[error("{location}: larger than {limit} bytes")]
+    #[error("{}", crate::tr!("package-too-large", location = .location.as_str(), limit = *.limit))]
     TooLarge { location: String, limit: u64 },
 
-    #[error("cannot read {}", path.display())]
+    #[error("{}", crate::tr!("cli-cannot-read", path = .path.display().to_string()))]
     Read {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
 
-    #[error("cannot write {}", path.display())]
+    #[error("{}", crate::tr!("cli-cannot-write", path = .path.display().to_string()))]
     Write {
         path: PathBuf,
         #[source]
@@ -73,9 +73,7 @@ pub enum PackageError {
     #[error(transparent)]
     Policy(#[from] PolicyFileError),
 
-    #[error(
-        "sha256 mismatch for {location}: the catalog lists {expected}, the download is {actual}; nothing was extracted"
-    )]
+    #[error("{}", crate::tr!("package-digest-mismatch", location = .location.as_str(), expected = .expected.as_str(), actual = .actual.as_str()))]
     DigestMismatch {
         location: String,
         expected: String,
@@ -99,13 +97,11 @@ pub enum PackageError {
     #[error("{}", crate::tr!("cli-unknown-provider", key = format!("{:?}", .key), installed = .installed.as_str()))]
     UnknownProvider { key: String, installed: String },
 
-    #[error(
-        "provider {name:?} was not installed from a package ({} is missing), so it has no {what}",
-        path.display()
-    )]
+    #[error("{}", crate::tr!("package-not-packaged", name = format!("{:?}", .name), path = .path.display().to_string(), what = *.what))]
     NotPackaged {
         name: String,
         path: PathBuf,
+        /// `setups` or `origin`: what the provider lacks.
         what: &'static str,
     },
 
@@ -125,9 +121,7 @@ pub enum PackageError {
         examples: usize,
     },
 
-    #[error(
-        "{location}: upgrade would change `{field}` from {old:?} to {new:?}; refused (install it as a separate provider instead)"
-    )]
+    #[error("{}", crate::tr!("package-upgrade-changes", location = .location.as_str(), field = *.field, old = format!("{:?}", .old), new = format!("{:?}", .new)))]
     UpgradeChanges {
         location: String,
         field: &'static str,

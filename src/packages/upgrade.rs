@@ -33,7 +33,7 @@ pub fn upgrade(root: &ConfigRoot, provider: &Provider) -> Result<Upgraded, Packa
         return Err(PackageError::NotPackaged {
             name: provider.name().to_string(),
             path: lock_file,
-            what: "recorded origin to upgrade from",
+            what: "origin",
         });
     }
     let lock = Lock::load(&lock_file)?;

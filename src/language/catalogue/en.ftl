@@ -312,3 +312,14 @@ cli-policy-editor-failed = the editor { $program } exited with { $status }; { $l
 cli-policy-draft-kept = { $live } was not changed; the rejected draft is kept at { $draft }
 cli-policy-changed-meanwhile = { $live } changed while you were editing, so it was not replaced; your draft is kept at { $draft }
 cli-target-context-not-found = --context: `{ $command }` did not find the context (exit code { $code }): { $reason }; nothing was written
+cli-cannot-write = cannot write { $path }
+package-not-https = refusing { $location }: packages and catalogs are only downloaded over https://
+package-bad-url = { $location }: invalid URL: { $reason }
+package-download = cannot download { $url }: { $reason }
+package-too-large = { $location }: larger than { $limit } bytes
+package-digest-mismatch = sha256 mismatch for { $location }: the catalog lists { $expected }, the download is { $actual }; nothing was extracted
+package-not-packaged = provider { $name } was not installed from a package ({ $path } is missing), so it has no { $what ->
+        [setups] setups
+       *[origin] recorded origin to upgrade from
+    }
+package-upgrade-changes = { $location }: upgrade would change `{ $field }` from { $old } to { $new }; refused (install it as a separate provider instead)

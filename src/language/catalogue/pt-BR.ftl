@@ -313,3 +313,14 @@ cli-policy-editor-failed = o editor { $program } terminou com { $status }; { $li
 cli-policy-draft-kept = { $live } não foi alterado; o rascunho recusado está guardado em { $draft }
 cli-policy-changed-meanwhile = { $live } mudou enquanto você editava, então não foi substituído; seu rascunho está guardado em { $draft }
 cli-target-context-not-found = --context: `{ $command }` não encontrou o contexto (código de saída { $code }): { $reason }; nada foi gravado
+cli-cannot-write = não foi possível gravar { $path }
+package-not-https = { $location } recusado: pacotes e catálogos só são baixados por https://
+package-bad-url = { $location }: URL inválida: { $reason }
+package-download = não foi possível baixar { $url }: { $reason }
+package-too-large = { $location }: maior que { $limit } bytes
+package-digest-mismatch = sha256 não confere para { $location }: o catálogo indica { $expected }, o download tem { $actual }; nada foi extraído
+package-not-packaged = o provider { $name } não foi instalado de um pacote ({ $path } não existe), então não tem { $what ->
+        [setups] setups
+       *[origin] origem registrada de onde atualizar
+    }
+package-upgrade-changes = { $location }: a atualização mudaria `{ $field }` de { $old } para { $new }; recusada (instale-o como um provider separado)
