@@ -512,7 +512,30 @@ fn the_clipboard_fills_declared_fields() {
 }
 
 #[test]
+/// In both languages: the validator runs on a thread of its own, and its refusal is still put
+/// into the window's words.
 fn a_refused_candidate_reenables_the_form_and_an_accepted_one_returns() {
+    use crate::language::{Language, set_for_thread};
+    for (language, validating, refused, validated) in [
+        (
+            Language::English,
+            "Validating the session…",
+            "Session refused (the validator exited with code 1): check the values.",
+            "👍 Session validated.",
+        ),
+        (
+            Language::BrazilianPortuguese,
+            "Validando a sessão…",
+            "Sessão recusada (o validador terminou com o código 1): confira os valores.",
+            "👍 Sessão validada.",
+        ),
+    ] {
+        set_for_thread(language);
+        refused_then_accepted(validating, refused, validated);
+    }
+}
+
+fn refused_then_accepted(validating: &str, refused: &str, validated: &str) {
     let validator = ValidatorSpec {
         program: "/bin/sh".into(),
         args: vec!["-c".into(), r#"sleep 0.3; [ "$API_TOKEN" = good ]"#.into()],
@@ -533,14 +556,11 @@ fn a_refused_candidate_reenables_the_form_and_an_accepted_one_returns() {
     let mut harness = auth_window(fields, Some(validator), None);
     play(&mut harness, &[fill("Token", "bad"), click(au::VALIDATE)]);
     harness.step();
-    assert!(shows(&harness, "Validating the session…"));
+    assert!(shows(&harness, validating));
     assert!(!enabled(&harness, au::VALIDATE), "the form is locked");
     assert!(!enabled(&harness, "Token"));
     play(&mut harness, &[Step::WaitUntilEnabled(au::VALIDATE.text())]);
-    assert!(shows(
-        &harness,
-        "Session refused (the validator exited with code 1): check the values."
-    ));
+    assert!(shows(&harness, refused), "{refused}");
     assert_eq!(decided(&harness), None);
 
     play(&mut harness, &[fill("Token", "good"), click(au::VALIDATE)]);
@@ -550,7 +570,7 @@ fn a_refused_candidate_reenables_the_form_and_an_accepted_one_returns() {
         harness.step();
     }
     harness.step();
-    assert!(shows(&harness, "👍 Session validated."));
+    assert!(shows(&harness, validated));
     let Answer::Authenticate(AuthAnswer::Validated { values, .. }) = finish(&mut harness) else {
         panic!("not validated");
     };

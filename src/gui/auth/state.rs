@@ -192,7 +192,7 @@ impl AuthState {
             Verdict::Refused(reason) => {
                 self.refused = self.refused.saturating_add(1);
                 self.phase = Phase::Editing;
-                self.status = Status::Error(crate::tr!("auth-refused", reason = reason.as_str()));
+                self.status = Status::Error(crate::tr!("auth-refused", reason = reason.text()));
             }
         }
     }

@@ -23,8 +23,40 @@ use crate::secret::Secret;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
     Accepted,
-    /// Refused, with a reason for the human (never the validator's output).
-    Refused(String),
+    /// Refused, with why (never the validator's output).
+    Refused(Refusal),
+}
+
+/// Why a candidate was refused. It is put into words by the window, in its language: the
+/// validation runs on a thread of its own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The validator ran and exited with this code.
+    Exit(i32),
+    /// It ran past its time limit, in seconds.
+    TimedOut(u64),
+    /// It could not be started, and why (the runner's own message).
+    NotStarted(String),
+    Cancelled,
+    /// The validation thread ended without a verdict.
+    Stopped,
+}
+
+impl Refusal {
+    /// The reason for the human, in the current language.
+    pub fn text(&self) -> String {
+        match self {
+            Refusal::Exit(code) => crate::tr!("auth-validator-exit", code = *code),
+            Refusal::TimedOut(seconds) => {
+                crate::tr!("auth-validator-timeout", seconds = *seconds)
+            }
+            Refusal::NotStarted(why) => {
+                crate::tr!("auth-validator-not-started", why = why.as_str())
+            }
+            Refusal::Cancelled => crate::tr!("auth-validator-cancelled"),
+            Refusal::Stopped => crate::tr!("auth-validator-stopped"),
+        }
+    }
 }
 
 /// A running validation.
@@ -61,9 +93,7 @@ impl Job {
             },
             Err(error) => {
                 let (sender, verdict) = mpsc::channel();
-                let _ = sender.send(Verdict::Refused(format!(
-                    "cannot start a thread for the validator: {error}"
-                )));
+                let _ = sender.send(Verdict::Refused(Refusal::NotStarted(error.to_string())));
                 Job {
                     verdict,
                     cancel: None,
@@ -78,9 +108,7 @@ impl Job {
         match self.verdict.try_recv() {
             Ok(verdict) => Some(verdict),
             Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Disconnected) => Some(Verdict::Refused(
-                "the validation stopped unexpectedly".into(),
-            )),
+            Err(TryRecvError::Disconnected) => Some(Verdict::Refused(Refusal::Stopped)),
         }
     }
 
@@ -109,13 +137,13 @@ fn check(launch: Launch, cancelled: oneshot::Receiver<()>) -> Verdict {
         .build()
     {
         Ok(runtime) => runtime,
-        Err(error) => return Verdict::Refused(format!("cannot start the validator: {error}")),
+        Err(error) => return Verdict::Refused(Refusal::NotStarted(error.to_string())),
     };
     runtime.block_on(async {
         tokio::select! {
             finished = runner::run(launch) => verdict(finished),
             // Dropping the run kills the validator's process group.
-            _ = cancelled => Verdict::Refused("the validation was cancelled".into()),
+            _ = cancelled => Verdict::Refused(Refusal::Cancelled),
         }
     })
 }
@@ -124,18 +152,11 @@ fn check(launch: Launch, cancelled: oneshot::Receiver<()>) -> Verdict {
 fn verdict(finished: Result<Execution, RunError>) -> Verdict {
     match finished {
         Ok(execution) if execution.exit_code == 0 => Verdict::Accepted,
-        Ok(execution) if execution.timed_out => Verdict::Refused(format!(
-            "the validator did not finish within {} seconds",
-            runner::CHECK_TIMEOUT.as_secs()
-        )),
-        Ok(execution) => Verdict::Refused(format!(
-            "the validator exited with code {}",
-            execution.exit_code
-        )),
-        Err(error) => Verdict::Refused(format!(
-            "cannot start the validator: {}",
-            crate::errors::chain(&error)
-        )),
+        Ok(execution) if execution.timed_out => {
+            Verdict::Refused(Refusal::TimedOut(runner::CHECK_TIMEOUT.as_secs()))
+        }
+        Ok(execution) => Verdict::Refused(Refusal::Exit(execution.exit_code)),
+        Err(error) => Verdict::Refused(Refusal::NotStarted(crate::errors::chain(&error))),
     }
 }
 
@@ -188,7 +209,7 @@ mod tests {
         );
         assert_eq!(
             wait(&Job::start(&spec, &candidate("bad"), || {})),
-            Verdict::Refused("the validator exited with code 1".into())
+            Verdict::Refused(Refusal::Exit(1))
         );
     }
 
@@ -198,12 +219,12 @@ mod tests {
         relative.program = "sh".into();
         assert!(matches!(
             wait(&Job::start(&relative, &candidate("x"), || {})),
-            Verdict::Refused(reason) if reason.contains("absolute")
+            Verdict::Refused(Refusal::NotStarted(reason)) if reason.contains("absolute")
         ));
         let bad_name = sh("true", &[("A=B", "TOKEN_FIELD")]);
         assert!(matches!(
             wait(&Job::start(&bad_name, &candidate("x"), || {})),
-            Verdict::Refused(reason) if reason.contains("`A=B`")
+            Verdict::Refused(Refusal::NotStarted(reason)) if reason.contains("`A=B`")
         ));
     }
 
@@ -258,9 +279,6 @@ mod tests {
         let started = std::time::Instant::now();
         job.cancel();
         assert!(started.elapsed() < Duration::from_secs(5));
-        assert_eq!(
-            job.poll(),
-            Some(Verdict::Refused("the validation was cancelled".into()))
-        );
+        assert_eq!(job.poll(), Some(Verdict::Refused(Refusal::Cancelled)));
     }
 }

@@ -323,3 +323,8 @@ package-not-packaged = provider { $name } was not installed from a package ({ $p
        *[origin] recorded origin to upgrade from
     }
 package-upgrade-changes = { $location }: upgrade would change `{ $field }` from { $old } to { $new }; refused (install it as a separate provider instead)
+auth-validator-exit = the validator exited with code { $code }
+auth-validator-timeout = the validator did not finish within { $seconds } seconds
+auth-validator-not-started = cannot start the validator: { $why }
+auth-validator-cancelled = the validation was cancelled
+auth-validator-stopped = the validation stopped unexpectedly

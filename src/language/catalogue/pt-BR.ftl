@@ -324,3 +324,8 @@ package-not-packaged = o provider { $name } não foi instalado de um pacote ({ $
        *[origin] origem registrada de onde atualizar
     }
 package-upgrade-changes = { $location }: a atualização mudaria `{ $field }` de { $old } para { $new }; recusada (instale-o como um provider separado)
+auth-validator-exit = o validador terminou com o código { $code }
+auth-validator-timeout = o validador não terminou em { $seconds } segundos
+auth-validator-not-started = não foi possível iniciar o validador: { $why }
+auth-validator-cancelled = a validação foi cancelada
+auth-validator-stopped = a validação parou inesperadamente
