@@ -73,26 +73,25 @@ pub fn run(user_root: &ConfigRoot) -> Result<(), DemoError> {
     std::fs::write(provider_dir.join("provider.yaml"), PROVIDER).map_err(DemoError::Setup)?;
     std::fs::write(provider_dir.join("rules.yaml"), RULES).map_err(DemoError::Setup)?;
 
-    console::data(&style.title("Torii demo"));
-    console::data(&style.dim(&format!(
-        "throwaway config root {} with one provider, `git`, and a read-only policy",
-        root.path().display()
+    console::data(&style.title(&crate::tr!("demo-title")));
+    console::data(&style.dim(&crate::tr!(
+        "demo-root",
+        path = root.path().display().to_string()
     )));
     session(root.path(), &style)?;
 
     console::data("");
-    console::data(
-        &style.title("Audit log (torii.log): decisions and exit codes, never output or secrets"),
-    );
+    console::data(&style.title(&crate::tr!("demo-audit")));
     let log = std::fs::read_to_string(root.path().join("torii.log")).unwrap_or_default();
     for line in log.lines() {
         console::data(&format!("  {line}"));
     }
     console::data("");
-    console::data(&style.title("Use it with your own MCP client"));
-    console::data(
-        "  torii init && torii provider list   # then paste into the client's configuration:",
-    );
+    console::data(&style.title(&crate::tr!("demo-own-client")));
+    console::data(&format!(
+        "  torii init && torii provider list   # {}",
+        crate::tr!("demo-paste")
+    ));
     for line in client_snippet(user_root).lines() {
         console::data(&format!("  {line}"));
     }
@@ -112,45 +111,33 @@ fn session(root: &Path, style: &Style) -> Result<(), DemoError> {
 }
 
 fn script(client: &mut Client, style: &Style) -> Result<(), DemoError> {
-    step(
-        style,
-        "1",
-        "The agent lists tools: one per provider, plus the read-only torii_policy",
-    );
+    step(style, "1", &crate::tr!("demo-step-list"));
     for tool in client.list_tools()? {
         let name = tool["name"].as_str().unwrap_or("?");
         let required = &tool["inputSchema"]["required"];
         console::data(&format!("  {name:<14} input {required}"));
     }
 
-    step(
-        style,
-        "2",
-        "It reads the policy before choosing an operation",
-    );
+    step(style, "2", &crate::tr!("demo-step-policy"));
     let view = client.call("torii_policy", json!({"provider": "git"}))?;
     console::data(&format!("  accept {}", view["accept"]));
     console::data(&format!("  deny   {}", view["deny"]));
 
     let cases = [
-        (
-            "3",
-            "An accepted call runs git, without a shell",
-            json!(["--version"]),
-        ),
+        ("3", crate::tr!("demo-step-accepted"), json!(["--version"])),
         (
             "4",
-            "An explicitly denied call (also listed in accept: deny wins)",
+            crate::tr!("demo-step-denied"),
             json!(["push", "origin", "main"]),
         ),
         (
             "5",
-            "A call no rule decides, in headless mode (TORII_NO_GUI=1)",
+            crate::tr!("demo-step-unresolved"),
             json!(["branch", "-D", "main"]),
         ),
     ];
     for (number, title, args) in cases {
-        step(style, number, title);
+        step(style, number, &title);
         console::data(&format!("  args {args}"));
         let result = client.call("git", json!({ "args": args }))?;
         show_decision(style, &result);
@@ -325,14 +312,22 @@ fn show_decision(style: &Style, result: &Value) {
     let source = decision["source"].as_str().unwrap_or("?");
     let rule = decision["rule"]
         .as_str()
-        .map(|rule| format!(" (rule `{rule}`)"))
+        .map(|rule| format!(" {}", crate::tr!("demo-rule", rule = rule)))
         .unwrap_or_default();
     let painted = if verdict == "allow" {
         style.good(verdict)
     } else {
         style.bad(verdict)
     };
-    console::data(&format!("  decision {painted} by {source}{rule}"));
+    console::data(&format!(
+        "  {}",
+        crate::tr!(
+            "demo-decision",
+            verdict = painted,
+            source = source,
+            rule = rule
+        )
+    ));
     match result.get("execution") {
         Some(execution) => {
             let first_line = execution["stdout"]
@@ -346,15 +341,12 @@ fn show_decision(style: &Style, result: &Value) {
                 execution["exit_code"]
             ));
         }
-        None => console::data(&format!(
-            "  {}",
-            style.dim("no process started: the result has no `execution`")
-        )),
+        None => console::data(&format!("  {}", style.dim(&crate::tr!("demo-no-process")))),
     }
     if let Some(message) = result["message"].as_str() {
         console::data(&format!(
             "  {}",
-            style.dim(&format!("message to the agent: {message}"))
+            style.dim(&crate::tr!("demo-message", message = message))
         ));
     }
     if let Some(error) = result["error"].as_str() {

@@ -328,3 +328,17 @@ auth-validator-timeout = the validator did not finish within { $seconds } second
 auth-validator-not-started = cannot start the validator: { $why }
 auth-validator-cancelled = the validation was cancelled
 auth-validator-stopped = the validation stopped unexpectedly
+demo-title = Torii demo
+demo-root = throwaway config root { $path } with one provider, `git`, and a read-only policy
+demo-audit = Audit log (torii.log): decisions and exit codes, never output or secrets
+demo-own-client = Use it with your own MCP client
+demo-paste = then paste into the client's configuration:
+demo-step-list = The agent lists tools: one per provider, plus the read-only torii_policy
+demo-step-policy = It reads the policy before choosing an operation
+demo-step-accepted = An accepted call runs git, without a shell
+demo-step-denied = An explicitly denied call (also listed in accept: deny wins)
+demo-step-unresolved = A call no rule decides, in headless mode (TORII_NO_GUI=1)
+demo-rule = (rule `{ $rule }`)
+demo-decision = decision { $verdict } by { $source }{ $rule }
+demo-no-process = no process started: the result has no `execution`
+demo-message = message to the agent: { $message }

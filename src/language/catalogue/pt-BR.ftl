@@ -329,3 +329,17 @@ auth-validator-timeout = o validador não terminou em { $seconds } segundos
 auth-validator-not-started = não foi possível iniciar o validador: { $why }
 auth-validator-cancelled = a validação foi cancelada
 auth-validator-stopped = a validação parou inesperadamente
+demo-title = Demonstração do Torii
+demo-root = raiz de configuração descartável { $path } com um provider, `git`, e uma política somente leitura
+demo-audit = Log de auditoria (torii.log): decisões e códigos de saída, nunca saídas ou segredos
+demo-own-client = Use com o seu próprio cliente MCP
+demo-paste = depois cole na configuração do cliente:
+demo-step-list = O agente lista as tools: uma por provider, mais a torii_policy somente leitura
+demo-step-policy = Ele lê a política antes de escolher uma operação
+demo-step-accepted = Uma chamada aceita executa o git, sem shell
+demo-step-denied = Uma chamada negada explicitamente (também listada em accept: o deny vence)
+demo-step-unresolved = Uma chamada que nenhuma regra decide, em modo headless (TORII_NO_GUI=1)
+demo-rule = (regra `{ $rule }`)
+demo-decision = decisão { $verdict } por { $source }{ $rule }
+demo-no-process = nenhum processo iniciado: o resultado não tem `execution`
+demo-message = mensagem para o agente: { $message }
