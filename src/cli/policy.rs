@@ -398,10 +398,7 @@ fn check_one(
             crate::console::data("source: locked-option");
             crate::console::data(&format!("rule: locked option {flag:?}"));
             crate::console::data(&format!("policy: {}", effective.path.display()));
-            crate::console::progress(
-                "the target alias fixes the context, identity and endpoint: the server refuses \
-                 this flag before it reads the policy",
-            );
+            crate::console::progress(&crate::tr!("cli-policy-locked-hint"));
         }
         return Ok(());
     }
@@ -433,13 +430,12 @@ fn check_one(
     crate::console::data(&rule_line);
     crate::console::data(&format!("policy: {}", effective.path.display()));
     if decision == Decision::Unresolved {
-        crate::console::progress(
-            "no rule decides this call: at call time an active grant or a human decides, else it is denied",
-        );
+        crate::console::progress(&crate::tr!("cli-policy-unresolved-hint"));
     }
     for rule in ignored_accept_matches {
-        crate::console::progress(&format!(
-            "note: accept {rule:?} would match but is ignored (fewer than minimum_accept_tokens tokens)"
+        crate::console::progress(&crate::tr!(
+            "cli-policy-ignored-match",
+            rule = format!("{rule:?}")
         ));
     }
     Ok(())

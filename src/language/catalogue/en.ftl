@@ -342,3 +342,6 @@ demo-rule = (rule `{ $rule }`)
 demo-decision = decision { $verdict } by { $source }{ $rule }
 demo-no-process = no process started: the result has no `execution`
 demo-message = message to the agent: { $message }
+cli-policy-locked-hint = the target alias fixes the context, identity and endpoint: the server refuses this flag before it reads the policy
+cli-policy-unresolved-hint = no rule decides this call: at call time an active grant or a human decides, else it is denied
+cli-policy-ignored-match = note: accept { $rule } would match but is ignored (fewer than minimum_accept_tokens tokens)
