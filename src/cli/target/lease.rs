@@ -47,10 +47,11 @@ pub fn activate(
         Some(&detail),
     );
     let expires_at = now.saturating_add(minutes.seconds());
-    console::data(&format!(
-        "{alias} active until {} ({} min)",
-        time::utc(expires_at),
-        minutes.get()
+    console::data(&crate::tr!(
+        "cli-lease-activated",
+        alias = alias,
+        until = time::utc(expires_at),
+        minutes = minutes.get()
     ));
     if active.len() > 1 {
         console::progress(&crate::tr!(

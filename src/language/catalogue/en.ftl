@@ -345,3 +345,4 @@ demo-message = message to the agent: { $message }
 cli-policy-locked-hint = the target alias fixes the context, identity and endpoint: the server refuses this flag before it reads the policy
 cli-policy-unresolved-hint = no rule decides this call: at call time an active grant or a human decides, else it is denied
 cli-policy-ignored-match = note: accept { $rule } would match but is ignored (fewer than minimum_accept_tokens tokens)
+cli-lease-activated = { $alias } active until { $until } ({ $minutes } min)

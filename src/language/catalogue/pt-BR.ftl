@@ -346,3 +346,4 @@ demo-message = mensagem para o agente: { $message }
 cli-policy-locked-hint = o alias do target fixa o contexto, a identidade e o endpoint: o servidor recusa esta flag antes de ler a política
 cli-policy-unresolved-hint = nenhuma regra decide esta chamada: na hora da chamada, um grant ativo ou um humano decide; senão ela é negada
 cli-policy-ignored-match = nota: o accept { $rule } casaria mas é ignorado (menos tokens que minimum_accept_tokens)
+cli-lease-activated = { $alias } ativo até { $until } ({ $minutes } min)
