@@ -35,8 +35,9 @@ pub fn interactive() -> bool {
     std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
 }
 
-/// Asks a yes/no question on stderr and reads the answer from stdin. Only `y`, `yes`, `s` or
-/// `sim` (any case) is yes; anything else, including end of input, is no.
+/// Asks a yes/no question on stderr and reads the answer from stdin. Only `y` or `yes` (and,
+/// asked in Portuguese, `s` or `sim`), in any case, is yes; anything else, including end of
+/// input, is no.
 pub fn confirm(question: &str) -> bool {
     eprint!("{question} {} ", crate::tr!("confirm-choices"));
     let _ = std::io::stderr().flush();
@@ -44,11 +45,14 @@ pub fn confirm(question: &str) -> bool {
     if std::io::stdin().read_line(&mut answer).is_err() {
         return false;
     }
-    // English and Portuguese yes, whatever the language: a "no" is never read as yes.
-    matches!(
-        answer.trim().to_lowercase().as_str(),
-        "y" | "yes" | "s" | "sim"
-    )
+    // `y`/`yes` always; `s`/`sim` only to a question asked in Portuguese, so that an English
+    // answer starting with "s" is never taken for a yes.
+    let portuguese = crate::language::current() == crate::language::Language::BrazilianPortuguese;
+    match answer.trim().to_lowercase().as_str() {
+        "y" | "yes" => true,
+        "s" | "sim" => portuguese,
+        _ => false,
+    }
 }
 
 /// Left-aligned columns separated by two spaces, without trailing spaces.
