@@ -32,7 +32,8 @@ pub enum PolicyCliError {
         shared: PathBuf,
         own: PathBuf,
     },
-    #[error("{}", crate::tr!("cli-policy-missing", path = .path.display().to_string()))]
+    /// The book's own words (its troubleshooting starts from them): English in every language.
+    #[error("rules file not found: {}; pass --create to start one", path.display())]
     Missing { path: PathBuf },
     #[error("{}", crate::tr!("cli-policy-editor", program = .program.display().to_string()))]
     Launch {

@@ -147,6 +147,26 @@ impl Confinement {
         })
     }
 
+    /// Works the rules out, the first time, on a blocking thread: the walk of the root must not
+    /// hold a thread that serves MCP (reading stdin, cancelling, other calls' time limits).
+    /// Afterwards, and where children are not confined, it returns at once. [`prepare`]
+    /// works them out itself if this was not awaited.
+    ///
+    /// [`prepare`]: Confinement::prepare
+    pub async fn ready(&self) {
+        #[cfg(target_os = "linux")]
+        if matches!(self.inner.support, Support::Enforced { .. })
+            && self.inner.rules.get().is_none()
+        {
+            let this = self.clone();
+            // A failed or cancelled task only means `prepare` does the work itself.
+            let _ = tokio::task::spawn_blocking(move || {
+                this.rules();
+            })
+            .await;
+        }
+    }
+
     /// Prepares `command` so that its child can neither read nor write the config root (nor
     /// change the program directories). Keep the returned value until the spawn returned.
     pub fn prepare(&self, command: &mut std::process::Command) -> Result<Prepared, ConfineError> {
@@ -223,12 +243,24 @@ mod tests {
     #[test]
     fn the_root_is_searched_for_links_at_the_first_child_not_before() {
         let root = tempfile::tempdir().unwrap();
+        let enforced =
+            |confinement: &Confinement| matches!(confinement.support(), Support::Enforced { .. });
         let confinement = Confinement::new(root.path(), Mode::BestEffort, &[]);
         assert!(confinement.inner.rules.get().is_none());
         let mut command = std::process::Command::new("true");
         let _prepared = confinement.prepare(&mut command).unwrap();
-        let enforced = matches!(confinement.support(), Support::Enforced { .. });
-        assert_eq!(confinement.inner.rules.get().is_some(), enforced);
+        assert_eq!(
+            confinement.inner.rules.get().is_some(),
+            enforced(&confinement)
+        );
+
+        // What the runner awaits first: the walk on a blocking thread, not the caller's.
+        let warmed = Confinement::new(root.path(), Mode::BestEffort, &[]);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        runtime.block_on(warmed.ready());
+        assert_eq!(warmed.inner.rules.get().is_some(), enforced(&warmed));
     }
 
     #[test]

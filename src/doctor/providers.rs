@@ -19,7 +19,8 @@ pub fn check(root: &Path) -> Vec<Finding> {
     };
     if registry.providers().is_empty() {
         return vec![Finding::problem(
-            crate::tr!("doctor-no-providers", path = root.display().to_string()),
+            // The book's own words, which its troubleshooting starts from: English always.
+            format!("no providers installed in {}", root.display()),
             crate::tr!("doctor-no-providers-fix"),
         )];
     }

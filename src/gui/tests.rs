@@ -724,7 +724,7 @@ fn the_authentication_window_speaks_portuguese() {
     play(&mut harness, &[click("Validar e usar")]);
     assert!(shows(
         &harness,
-        "Obrigatório: Access key ID, Secret access key, Region."
+        "Obrigatórios: Access key ID, Secret access key, Region."
     ));
     for label in [au::VALIDATE, au::CANCEL, au::PASTE] {
         assert!(within_width(&harness, label), "{label}");

@@ -184,6 +184,31 @@ pub fn value<'a>(value: impl Into<FluentValue<'a>>) -> FluentValue<'a> {
     value.into()
 }
 
+/// `key` in `language` alone, with no fallback: the formatted text, or what went wrong.
+#[cfg(test)]
+pub(crate) fn format_strictly(
+    language: Language,
+    key: &str,
+    args: &[(&str, FluentValue<'_>)],
+) -> Result<String, String> {
+    let bundle = bundle(language);
+    let pattern = bundle
+        .get_message(key)
+        .and_then(|message| message.value())
+        .ok_or_else(|| format!("no message {key}"))?;
+    let mut fluent_args = FluentArgs::new();
+    for (name, value) in args {
+        fluent_args.set(*name, value.clone());
+    }
+    let mut errors = Vec::new();
+    let text = bundle.format_pattern(pattern, Some(&fluent_args), &mut errors);
+    if errors.is_empty() {
+        Ok(text.into_owned())
+    } else {
+        Err(format!("{errors:?}"))
+    }
+}
+
 /// The keys of a catalogue, with the names of the arguments each uses, for the tests.
 #[cfg(test)]
 pub(crate) fn catalogue_keys(

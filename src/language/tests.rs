@@ -1,4 +1,4 @@
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::choose::{choose_with, from_locale};
@@ -32,11 +32,12 @@ fn every_message_is_in_both_languages_with_the_same_arguments() {
     }
 }
 
-/// Every `tr!("…")` and `Label("…")` key in the sources, with the argument names it passes.
-fn used_keys() -> BTreeMap<String, BTreeSet<String>> {
+/// Every `tr!("…")` and `Label("…")` call in the sources: its key, the argument names it
+/// passes, and where it is.
+fn calls() -> Vec<(String, BTreeSet<String>, String)> {
     let key = regex::Regex::new(r#"^\s*"([a-z0-9-]+)""#).unwrap();
     let argument = regex::Regex::new(r",\s*([a-z_]+)\s*=[^=]").unwrap();
-    let mut used = BTreeMap::new();
+    let mut found_calls = Vec::new();
     let mut pending = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
     while let Some(dir) = pending.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
@@ -55,15 +56,21 @@ fn used_keys() -> BTreeMap<String, BTreeSet<String>> {
                     let Some(found) = key.captures(call) else {
                         continue;
                     };
-                    let names = argument.captures_iter(call).map(|name| name[1].to_string());
-                    used.entry(found[1].to_string())
-                        .or_insert_with(BTreeSet::new)
-                        .extend(names);
+                    let names = argument
+                        .captures_iter(call)
+                        .map(|name| name[1].to_string())
+                        .collect();
+                    let line = text[..start].lines().count();
+                    found_calls.push((
+                        found[1].to_string(),
+                        names,
+                        format!("{}:{line}", path.display()),
+                    ));
                 }
             }
         }
     }
-    used
+    found_calls
 }
 
 /// The text up to the parenthesis that closes the one just opened.
@@ -83,45 +90,80 @@ fn balanced(text: &str) -> &str {
 #[test]
 fn every_message_is_used_and_every_use_has_a_message() {
     let catalogue = catalogue_keys(Language::English);
-    let used = used_keys();
-    let unused: Vec<&String> = catalogue
-        .keys()
-        .filter(|key| !used.contains_key(*key))
-        .collect();
-    let missing: Vec<&String> = used
-        .keys()
-        .filter(|key| !catalogue.contains_key(*key))
-        .collect();
+    let calls = calls();
+    let used: BTreeSet<&String> = calls.iter().map(|(key, _, _)| key).collect();
+    let unused: Vec<&String> = catalogue.keys().filter(|key| !used.contains(key)).collect();
     assert!(
         unused.is_empty(),
         "in the catalogues but never used: {unused:?}"
     );
-    assert!(missing.is_empty(), "used but in no catalogue: {missing:?}");
-    for (key, passed) in &used {
-        let wanted = &catalogue[key];
+    for (key, passed, at) in &calls {
+        let Some(wanted) = catalogue.get(key) else {
+            panic!("{at}: {key} is in no catalogue");
+        };
+        // Each call on its own: one that forgets an argument prints the bare key.
         assert!(
             wanted.is_subset(passed),
-            "{key}: the code passes {passed:?}, the message uses {wanted:?}"
+            "{at}: {key} is given {passed:?}, its message uses {wanted:?}"
         );
     }
 }
 
+/// Each catalogue on its own (no fallback to English can hide an error), and every branch of
+/// every selector: each argument takes in turn the numbers and words the code passes.
 #[test]
 fn every_message_formats_in_both_languages() {
+    let samples = || {
+        [
+            FluentValue::from(0),
+            FluentValue::from(1),
+            FluentValue::from(2),
+            FluentValue::from("yes"),
+            FluentValue::from("no"),
+            FluentValue::from("setups"),
+            FluentValue::from("origin"),
+        ]
+    };
     for language in Language::ALL {
         for (key, arguments) in catalogue_keys(language) {
-            let args: Vec<(&str, FluentValue<'_>)> = arguments
-                .iter()
-                .map(|name| (name.as_str(), FluentValue::from(2)))
-                .collect();
-            let text = format_in(language, &key, &args);
-            assert_ne!(text, key, "{language}: {key} did not format");
-            assert!(
-                !text.contains('{'),
-                "{language}: {key} left a placeable: {text}"
-            );
+            for sample in samples() {
+                let args: Vec<(&str, FluentValue<'_>)> = arguments
+                    .iter()
+                    .map(|name| (name.as_str(), sample.clone()))
+                    .collect();
+                let text = format_strictly(language, &key, &args)
+                    .unwrap_or_else(|error| panic!("{language}: {key}: {error}"));
+                assert!(
+                    !text.contains('{'),
+                    "{language}: {key} left a placeable: {text}"
+                );
+            }
         }
     }
+}
+
+#[test]
+fn counts_read_right_in_portuguese() {
+    let pt = Language::BrazilianPortuguese;
+    let exact = |count: u32| {
+        format_strictly(pt, "op-exact-group", &[("count", FluentValue::from(count))]).unwrap()
+    };
+    assert_eq!(exact(0), "Invocação exata (nenhum argumento)");
+    assert_eq!(exact(1), "Invocação exata (1 argumento)");
+    assert_eq!(exact(3), "Invocação exata (3 argumentos)");
+    let alert = |count: u32, others: &str| {
+        format_strictly(
+            pt,
+            "lease-alert",
+            &[
+                ("count", FluentValue::from(count)),
+                ("others", FluentValue::from(others)),
+            ],
+        )
+        .unwrap()
+    };
+    assert!(alert(1, "hml").starts_with("Adicionar mantém hml ativo também"));
+    assert!(alert(2, "hml, prd").starts_with("Adicionar mantém hml, prd ativos também"));
 }
 
 #[test]

@@ -91,6 +91,7 @@ pub struct Execution {
 /// [`TERM_GRACE`], and the result keeps what was captured, with `timed_out`.
 pub async fn run(launch: Launch) -> Result<Execution, RunError> {
     let mut command = build_command(&launch)?;
+    launch.confinement.ready().await;
     let _prepared = launch
         .confinement
         .prepare(command.as_std_mut())

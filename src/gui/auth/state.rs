@@ -164,7 +164,11 @@ impl AuthState {
         }
         let missing = self.missing_required();
         if !missing.is_empty() {
-            self.status = Status::Error(crate::tr!("auth-missing", names = missing.join(", ")));
+            self.status = Status::Error(crate::tr!(
+                "auth-missing",
+                count = missing.len(),
+                names = missing.join(", ")
+            ));
             return;
         }
         let candidate = self.candidate();

@@ -70,7 +70,11 @@ impl LeaseState {
         if others.is_empty() {
             return None;
         }
-        Some(crate::tr!("lease-alert", others = others.join(", ")))
+        Some(crate::tr!(
+            "lease-alert",
+            count = others.len(),
+            others = others.join(", ")
+        ))
     }
 
     /// Replace and Add need a valid duration and no decision yet.

@@ -61,8 +61,14 @@ op-on-target = { $tool } (target { $target })
 op-summary-once = Allow once: this exact call on { $on } runs now; nothing is kept.
 op-for = for { $duration }
 op-until-oldest = until the oldest active grant ends, in { $duration }
-op-summary-exact = Allow { $how_long }: calls on { $on } with exactly these { $count } arguments, in this order, and nothing more.
-op-summary-prefix = Allow { $how_long }: any call on { $on } whose first { $count } arguments are { $tokens }; later arguments may change, vanish or be added.
+op-summary-exact = Allow { $how_long }: calls on { $on } with exactly { $count ->
+        [one] this argument
+       *[other] these { $count } arguments
+    }, in this order, and nothing more.
+op-summary-prefix = Allow { $how_long }: any call on { $on } whose { $count ->
+        [one] first argument is
+       *[other] first { $count } arguments are
+    } { $tokens }; later arguments may change, vanish or be added.
 op-status-tick = Allow is disabled until you tick the review box.
 op-status-reviewed = Reviewed: Allow grants exactly what the summary says.
 
@@ -77,7 +83,9 @@ lease-active-now = Active now ({ $count })
 lease-none-active = no target of { $tool } is active
 lease-replace = Replace all active
 lease-add = Add to the set
-lease-alert = Add keeps { $others } active too: the agent may then choose any active alias for the operations the policy allows. Hold Add to the set for 1 second to confirm.
+lease-alert = { $count ->
+       *[other] Add keeps { $others } active too: the agent may then choose any active alias for the operations the policy allows. Hold Add to the set for 1 second to confirm.
+    }
 lease-replaced = 👍 { $alias } is now the only active target, for { $minutes } min.
 lease-added = 👍 { $alias } added to the active targets, for { $minutes } min.
 lease-status-others = Replace makes { $alias } the only active target; Add keeps the others.
@@ -102,7 +110,9 @@ auth-filled = Filled { $count ->
         [one] { $count } field
        *[other] { $count } fields
     } from the clipboard: { $names }.
-auth-missing = Required: { $names }.
+auth-missing = { $count ->
+       *[other] Required: { $names }.
+    }
 auth-validating = Validating the session…
 auth-refused = Session refused ({ $reason }): check the values.
 auth-cancelled = Authentication cancelled.
@@ -188,7 +198,6 @@ doctor-permissions-stopped = stopped checking permissions after { $entries } ent
 doctor-permissions-stopped-fix = remove what is not Torii's from the config root
 doctor-owner-only = config root is owner-only ({ $entries } entries)
 doctor-registry-fix = fix or remove the file named above; the server does not start until then
-doctor-no-providers = no providers installed in { $path }
 doctor-no-providers-fix = torii provider install <package> (see the official providers page)
 doctor-runs = { $tool }: runs { $path }
 doctor-command-missing-fix = install `{ $name }`, or put its directory on the PATH the MCP client starts torii with
@@ -229,7 +238,6 @@ cli-target-unknown-tool = <TOOL>: no installed provider publishes the tool `{ $t
 cli-target-not-target-aware = <TOOL>: `{ $tool }` is not target-aware: { $config } has no field `targeting`
 cli-target-unknown-alias = <ALIAS>: `{ $tool }` has no target `{ $alias }` (see `torii target list { $tool }`)
 cli-target-exists = `{ $tool }` already has a target `{ $alias }` ({ $config }); remove it first with `torii target remove { $tool } { $alias } --force`
-cli-policy-missing = rules file not found: { $path }; pass --create to start one
 cli-policy-editor = cannot run the editor { $program }
 cli-policy-examples-fail = { $failed } of { $total } examples fail in { $path }
 cli-unknown-agent = unknown agent `{ $name }`: expected one of { $known }

@@ -27,6 +27,7 @@ op-fixed-hint = precisam casar exatamente, nesta ordem
 op-variable = Variáveis ({ $count })
 op-variable-hint = podem mudar, sumir ou ser acrescentados
 op-exact-group = Invocação exata ({ $count ->
+        [0] nenhum argumento
         [one] { $count } argumento
        *[other] { $count } argumentos
     })
@@ -52,7 +53,7 @@ op-fixed-of = { $fixed } de { $total } tokens fixos
 op-no-suggestion = Nenhum limite é sugerido: nenhuma opção vem depois de pelo menos dois tokens.
 op-suggestion-reason = Sugerido pela forma da chamada: os { $tokens } tokens antes de `{ $option }`, sua primeira opção. Não é um palpite sobre o que a operação faz; mova o limite se preciso.
 op-end-with-oldest = Terminar junto com o grant ativo mais antigo neste escopo
-op-grant-expired = O grant com que terminar expirou; escolha uma duração.
+op-grant-expired = O grant com o qual este terminaria já expirou; escolha uma duração.
 op-reviewed-with-target = Revisei a invocação, o target e o escopo
 op-reviewed = Revisei a invocação e o escopo
 op-allow = Permitir
@@ -62,8 +63,16 @@ op-on-target = { $tool } (target { $target })
 op-summary-once = Permitir uma vez: esta chamada exata em { $on } roda agora; nada fica guardado.
 op-for = por { $duration }
 op-until-oldest = até o grant ativo mais antigo terminar, em { $duration }
-op-summary-exact = Permitir { $how_long }: chamadas em { $on } com exatamente estes { $count } argumentos, nesta ordem, e nada além.
-op-summary-prefix = Permitir { $how_long }: qualquer chamada em { $on } cujos primeiros { $count } argumentos sejam { $tokens }; os argumentos seguintes podem mudar, sumir ou ser acrescentados.
+op-summary-exact = Permitir { $how_long }: chamadas em { $on } com exatamente { $count ->
+        [0] estes { $count } argumentos
+        [one] este argumento
+       *[other] estes { $count } argumentos
+    }, nesta ordem, e nada além.
+op-summary-prefix = Permitir { $how_long }: qualquer chamada em { $on } { $count ->
+        [0] cujos primeiros { $count } argumentos sejam
+        [one] cujo primeiro argumento seja
+       *[other] cujos primeiros { $count } argumentos sejam
+    } { $tokens }; os argumentos seguintes podem mudar, sumir ou ser acrescentados.
 op-status-tick = Permitir fica desabilitado até você marcar a caixa de revisão.
 op-status-reviewed = Revisado: Permitir concede exatamente o que o resumo diz.
 
@@ -78,7 +87,10 @@ lease-active-now = Ativos agora ({ $count })
 lease-none-active = nenhum target de { $tool } está ativo
 lease-replace = Substituir todos os ativos
 lease-add = Adicionar ao conjunto
-lease-alert = Adicionar mantém { $others } ativos também: o agente poderá escolher qualquer alias ativo nas operações que a política permite. Mantenha Adicionar ao conjunto pressionado por 1 segundo para confirmar.
+lease-alert = { $count ->
+        [one] Adicionar mantém { $others } ativo também: o agente poderá escolher qualquer alias ativo nas operações que a política permite. Mantenha Adicionar ao conjunto pressionado por 1 segundo para confirmar.
+       *[other] Adicionar mantém { $others } ativos também: o agente poderá escolher qualquer alias ativo nas operações que a política permite. Mantenha Adicionar ao conjunto pressionado por 1 segundo para confirmar.
+    }
 lease-replaced = 👍 { $alias } agora é o único target ativo, por { $minutes } min.
 lease-added = 👍 { $alias } adicionado aos targets ativos, por { $minutes } min.
 lease-status-others = Substituir deixa { $alias } como único target ativo; Adicionar mantém os demais.
@@ -103,7 +115,10 @@ auth-filled = { $count ->
         [one] { $count } campo preenchido
        *[other] { $count } campos preenchidos
     } da área de transferência: { $names }.
-auth-missing = Obrigatório: { $names }.
+auth-missing = { $count ->
+        [one] Obrigatório: { $names }.
+       *[other] Obrigatórios: { $names }.
+    }
 auth-validating = Validando a sessão…
 auth-refused = Sessão recusada ({ $reason }): confira os valores.
 auth-cancelled = Autenticação cancelada.
@@ -189,7 +204,6 @@ doctor-permissions-stopped = a verificação de permissões parou depois de { $e
 doctor-permissions-stopped-fix = remova da raiz de configuração o que não é do Torii
 doctor-owner-only = a raiz de configuração é acessível só ao dono ({ $entries } entradas)
 doctor-registry-fix = corrija ou remova o arquivo indicado acima; o servidor não inicia até lá
-doctor-no-providers = nenhum provider instalado em { $path }
 doctor-no-providers-fix = torii provider install <pacote> (veja a página dos providers oficiais)
 doctor-runs = { $tool }: executa { $path }
 doctor-command-missing-fix = instale `{ $name }`, ou coloque o diretório dele no PATH com que o cliente MCP inicia o torii
@@ -223,14 +237,13 @@ cli-doctor-problems = o doctor encontrou { $count ->
         [one] { $count } problema
        *[other] { $count } problemas
     }
-cli-unknown-provider = nenhum provider instalado { $key } (instalados: { $installed })
+cli-unknown-provider = não há provider instalado chamado { $key } (instalados: { $installed })
 cli-not-target-aware = { $tool } não é target-aware, então não tem o target { $alias }
 cli-unknown-target = { $tool } não tem o target { $alias } (configurados: { $configured })
 cli-target-unknown-tool = <TOOL>: nenhum provider instalado publica a tool `{ $tool }` (veja `torii provider list`)
 cli-target-not-target-aware = <TOOL>: `{ $tool }` não é target-aware: { $config } não tem o campo `targeting`
 cli-target-unknown-alias = <ALIAS>: `{ $tool }` não tem o target `{ $alias }` (veja `torii target list { $tool }`)
 cli-target-exists = `{ $tool }` já tem um target `{ $alias }` ({ $config }); remova-o antes com `torii target remove { $tool } { $alias } --force`
-cli-policy-missing = arquivo de regras não encontrado: { $path }; passe --create para criar um
 cli-policy-editor = não foi possível executar o editor { $program }
 cli-policy-examples-fail = { $failed } de { $total } exemplos falham em { $path }
 cli-unknown-agent = agente desconhecido `{ $name }`: use um de { $known }
