@@ -468,22 +468,45 @@ fn aws_fields() -> Vec<FieldSpec> {
     ]
 }
 
+/// In both languages, by the buttons' own words, with the actions inside the window's width.
 #[test]
 fn required_fields_are_named() {
-    let mut harness = auth_window(aws_fields(), None, None);
-    play(&mut harness, &[click(au::VALIDATE)]);
-    assert!(shows(
-        &harness,
-        "Required: Access key ID, Secret access key, Region."
-    ));
-    assert_eq!(decided(&harness), None);
-    play(&mut harness, &[click(au::CANCEL)]);
-    harness.step();
-    assert!(shows(&harness, "Authentication cancelled."));
-    assert_eq!(
-        finish(&mut harness),
-        Answer::Authenticate(AuthAnswer::Cancelled { refused: 0 })
-    );
+    use crate::language::{Language, set_for_thread};
+    for (language, heading, validate, required, cancel, cancelled) in [
+        (
+            Language::English,
+            "aws needs a session",
+            "Validate and use",
+            "Required: Access key ID, Secret access key, Region.",
+            "Cancel",
+            "Authentication cancelled.",
+        ),
+        (
+            Language::BrazilianPortuguese,
+            "aws precisa de uma sessão",
+            "Validar e usar",
+            "Obrigatórios: Access key ID, Secret access key, Region.",
+            "Cancelar",
+            "Autenticação cancelada.",
+        ),
+    ] {
+        set_for_thread(language);
+        let mut harness = auth_window(aws_fields(), None, None);
+        assert!(shows(&harness, heading), "{language}");
+        play(&mut harness, &[click(validate)]);
+        assert!(shows(&harness, required), "{language}");
+        assert_eq!(decided(&harness), None);
+        for label in [au::VALIDATE, au::CANCEL, au::PASTE] {
+            assert!(within_width(&harness, label), "{language}: {label}");
+        }
+        play(&mut harness, &[click(cancel)]);
+        harness.step();
+        assert!(shows(&harness, cancelled), "{language}");
+        assert_eq!(
+            finish(&mut harness),
+            Answer::Authenticate(AuthAnswer::Cancelled { refused: 0 })
+        );
+    }
 }
 
 #[test]
@@ -712,29 +735,6 @@ fn the_lease_window_speaks_portuguese_and_keeps_its_hold() {
     assert_eq!(
         decided(&alone),
         Some(Answer::TargetLease(LeaseAnswer::Replace { minutes: 15 }))
-    );
-}
-
-#[test]
-fn the_authentication_window_speaks_portuguese() {
-    set_for_thread(Language::BrazilianPortuguese);
-    let mut harness = auth_window(aws_fields(), None, None);
-    assert!(shows(&harness, "aws precisa de uma sessão"));
-    assert!(shows(&harness, "obrigatório"));
-    play(&mut harness, &[click("Validar e usar")]);
-    assert!(shows(
-        &harness,
-        "Obrigatórios: Access key ID, Secret access key, Region."
-    ));
-    for label in [au::VALIDATE, au::CANCEL, au::PASTE] {
-        assert!(within_width(&harness, label), "{label}");
-    }
-    play(&mut harness, &[click("Cancelar")]);
-    harness.step();
-    assert!(shows(&harness, "Autenticação cancelada."));
-    assert_eq!(
-        finish(&mut harness),
-        Answer::Authenticate(AuthAnswer::Cancelled { refused: 0 })
     );
 }
 
