@@ -9,6 +9,7 @@ use super::driver::{self, DrivenHarness, FixedClipboard, Step};
 use super::lease::{self, LeaseWindow};
 use super::operation::{self, OperationWindow};
 use super::window::Window;
+use crate::language::{Language, set_for_thread};
 use crate::prompt::{
     Answer, AuthAnswer, AuthRequest, FieldSpec, GrantScope, LeaseAnswer, LeaseRequest,
     OperationAnswer, OperationRequest, ValidatorSpec,
@@ -100,6 +101,12 @@ fn shows(harness: &DrivenHarness<'_>, text: &str) -> bool {
     harness.query_all_by_label_contains(text).next().is_some()
 }
 
+/// Whether the widget with `label` lies inside the window's constant width.
+fn within_width(harness: &DrivenHarness<'_>, label: impl std::fmt::Display) -> bool {
+    let rect = driver::node(harness, &label.to_string()).unwrap().rect();
+    rect.min.x >= 0.0 && rect.max.x <= super::widgets::WIDTH
+}
+
 fn decided(harness: &DrivenHarness<'_>) -> Option<Answer> {
     harness.state().window.decided().map(|(answer, _)| answer)
 }
@@ -139,7 +146,6 @@ fn allow_once_needs_the_review_tick() {
 /// In both languages, by the button's own words: the book's Negar and its Acesso negado.
 #[test]
 fn deny_shows_the_refusal() {
-    use crate::language::{Language, set_for_thread};
     for (language, deny, denied) in [
         (Language::English, "Deny", "Access denied."),
         (Language::BrazilianPortuguese, "Negar", "Acesso negado."),
@@ -327,26 +333,34 @@ fn a_long_argument_is_shortened_and_read_in_pages() {
     );
 }
 
+/// In both languages (Portuguese is longer): the width stays, the height grows by state up
+/// to the maximum, and the actions stay reachable.
 #[test]
 fn the_window_grows_by_state_up_to_a_maximum() {
-    let mut harness = operation(DESCRIBE, None);
-    let compact = harness.state().wanted_height;
-    play(&mut harness, &[click(op::TEMPORARILY), click(op::EXACT)]);
-    let exact = harness.state().wanted_height;
-    play(&mut harness, &[click(op::PREFIX)]);
-    let prefix = harness.state().wanted_height;
-    assert!(
-        compact < exact && exact < prefix,
-        "{compact} {exact} {prefix}"
-    );
+    for language in Language::ALL {
+        set_for_thread(language);
+        let mut harness = operation(DESCRIBE, None);
+        let compact = harness.state().wanted_height;
+        play(&mut harness, &[click(op::TEMPORARILY), click(op::EXACT)]);
+        let exact = harness.state().wanted_height;
+        play(&mut harness, &[click(op::PREFIX)]);
+        let prefix = harness.state().wanted_height;
+        assert!(
+            compact < exact && exact < prefix && prefix <= super::widgets::MAX_HEIGHT,
+            "{language}: {compact} {exact} {prefix}"
+        );
+        for label in [op::ALLOW, op::DENY, op::MORE, op::FEWER] {
+            assert!(within_width(&harness, label), "{language}: {label}");
+        }
 
-    let many: Vec<String> = (0..400).map(|i| format!("--flag-{i}")).collect();
-    let many: Vec<&str> = many.iter().map(String::as_str).collect();
-    let mut harness = operation(&many, None);
-    // The body asks for more than the maximum; the window scrolls it, and the footer stays.
-    assert!(harness.state().wanted_height > super::widgets::MAX_HEIGHT);
-    play(&mut harness, &[click(op::REVIEWED)]);
-    assert!(enabled(&harness, op::ALLOW));
+        let many: Vec<String> = (0..400).map(|i| format!("--flag-{i}")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        let mut harness = operation(&many, None);
+        // The body asks for more than the maximum; the window scrolls it, and the footer stays.
+        assert!(harness.state().wanted_height > super::widgets::MAX_HEIGHT);
+        play(&mut harness, &[click(op::REVIEWED)]);
+        assert!(enabled(&harness, op::ALLOW), "{language}");
+    }
 }
 
 #[test]
@@ -471,7 +485,6 @@ fn aws_fields() -> Vec<FieldSpec> {
 /// In both languages, by the buttons' own words, with the actions inside the window's width.
 #[test]
 fn required_fields_are_named() {
-    use crate::language::{Language, set_for_thread};
     for (language, heading, validate, required, cancel, cancelled) in [
         (
             Language::English,
@@ -538,7 +551,6 @@ fn the_clipboard_fills_declared_fields() {
 /// In both languages: the validator runs on a thread of its own, and its refusal is still put
 /// into the window's words.
 fn a_refused_candidate_reenables_the_form_and_an_accepted_one_returns() {
-    use crate::language::{Language, set_for_thread};
     for (language, validating, refused, validated) in [
         (
             Language::English,
@@ -644,14 +656,6 @@ fn closing_a_window_without_a_decision_denies_or_cancels() {
 
 // ---- in Brazilian Portuguese ----
 
-use crate::language::{Language, set_for_thread};
-
-/// Whether the widget with `label` lies inside the window's constant width.
-fn within_width(harness: &DrivenHarness<'_>, label: impl std::fmt::Display) -> bool {
-    let rect = driver::node(harness, &label.to_string()).unwrap().rect();
-    rect.min.x >= 0.0 && rect.max.x <= super::widgets::WIDTH
-}
-
 #[test]
 fn the_operation_window_speaks_portuguese() {
     set_for_thread(Language::BrazilianPortuguese);
@@ -736,24 +740,4 @@ fn the_lease_window_speaks_portuguese_and_keeps_its_hold() {
         decided(&alone),
         Some(Answer::TargetLease(LeaseAnswer::Replace { minutes: 15 }))
     );
-}
-
-#[test]
-fn both_languages_keep_the_width_and_grow_the_same_way() {
-    for language in Language::ALL {
-        set_for_thread(language);
-        let mut harness = operation(DESCRIBE, None);
-        let compact = harness.state().wanted_height;
-        play(&mut harness, &[click(op::TEMPORARILY), click(op::EXACT)]);
-        let exact = harness.state().wanted_height;
-        play(&mut harness, &[click(op::PREFIX)]);
-        let prefix = harness.state().wanted_height;
-        assert!(
-            compact < exact && exact < prefix && prefix <= super::widgets::MAX_HEIGHT,
-            "{language}: {compact} {exact} {prefix}"
-        );
-        for label in [op::ALLOW, op::DENY, op::MORE, op::FEWER] {
-            assert!(within_width(&harness, label), "{language}: {label}");
-        }
-    }
 }

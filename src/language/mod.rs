@@ -128,21 +128,35 @@ pub fn format(key: &str, args: &[(&str, FluentValue<'_>)]) -> String {
 
 /// [`format`] in a given language.
 pub fn format_in(language: Language, key: &str, args: &[(&str, FluentValue<'_>)]) -> String {
+    [language, Language::English]
+        .into_iter()
+        .find_map(|language| format_strictly(language, key, args).ok())
+        .unwrap_or_else(|| key.to_string())
+}
+
+/// `key` in `language` alone, with no fallback: the formatted text, or what went wrong.
+pub(crate) fn format_strictly(
+    language: Language,
+    key: &str,
+    args: &[(&str, FluentValue<'_>)],
+) -> Result<String, String> {
+    let bundle = bundle(language);
+    let pattern = bundle
+        .get_message(key)
+        .and_then(|message| message.value())
+        .ok_or_else(|| format!("no message {key}"))?;
     let mut fluent_args = FluentArgs::new();
     for (name, value) in args {
         fluent_args.set(*name, value.clone());
     }
     let args = (!args.is_empty()).then_some(&fluent_args);
-    [language, Language::English]
-        .into_iter()
-        .find_map(|language| {
-            let bundle = bundle(language);
-            let pattern = bundle.get_message(key)?.value()?;
-            let mut errors = Vec::new();
-            let text = bundle.format_pattern(pattern, args, &mut errors);
-            errors.is_empty().then(|| text.into_owned())
-        })
-        .unwrap_or_else(|| key.to_string())
+    let mut errors = Vec::new();
+    let text = bundle.format_pattern(pattern, args, &mut errors);
+    if errors.is_empty() {
+        Ok(text.into_owned())
+    } else {
+        Err(format!("{errors:?}"))
+    }
 }
 
 /// A message of the catalogues in the current language, by its key alone or with named
@@ -182,31 +196,6 @@ impl std::fmt::Display for Label {
 /// A message argument: strings and numbers.
 pub fn value<'a>(value: impl Into<FluentValue<'a>>) -> FluentValue<'a> {
     value.into()
-}
-
-/// `key` in `language` alone, with no fallback: the formatted text, or what went wrong.
-#[cfg(test)]
-pub(crate) fn format_strictly(
-    language: Language,
-    key: &str,
-    args: &[(&str, FluentValue<'_>)],
-) -> Result<String, String> {
-    let bundle = bundle(language);
-    let pattern = bundle
-        .get_message(key)
-        .and_then(|message| message.value())
-        .ok_or_else(|| format!("no message {key}"))?;
-    let mut fluent_args = FluentArgs::new();
-    for (name, value) in args {
-        fluent_args.set(*name, value.clone());
-    }
-    let mut errors = Vec::new();
-    let text = bundle.format_pattern(pattern, Some(&fluent_args), &mut errors);
-    if errors.is_empty() {
-        Ok(text.into_owned())
-    } else {
-        Err(format!("{errors:?}"))
-    }
 }
 
 /// The keys of a catalogue, with the names of the arguments each uses, for the tests.

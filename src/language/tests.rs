@@ -142,58 +142,37 @@ fn every_message_formats_in_both_languages() {
     }
 }
 
-#[test]
-fn counts_read_right_in_portuguese() {
-    let pt = Language::BrazilianPortuguese;
-    let exact = |count: u32| {
-        format_strictly(pt, "op-exact-group", &[("count", FluentValue::from(count))]).unwrap()
-    };
-    assert_eq!(exact(0), "Invocação exata (nenhum argumento)");
-    assert_eq!(exact(1), "Invocação exata (1 argumento)");
-    assert_eq!(exact(3), "Invocação exata (3 argumentos)");
-    let alert = |count: u32, others: &str| {
-        format_strictly(
-            pt,
-            "lease-alert",
-            &[
-                ("count", FluentValue::from(count)),
-                ("others", FluentValue::from(others)),
-            ],
-        )
-        .unwrap()
-    };
-    assert!(alert(1, "hml").starts_with("Adicionar mantém hml ativo também"));
-    assert!(alert(2, "hml, prd").starts_with("Adicionar mantém hml, prd ativos também"));
+/// `key` with `count`, and `name` set to `value`, in `language` alone.
+fn counted(language: Language, key: &str, count: u32, name: &str, value: &str) -> String {
+    let args = [
+        ("count", FluentValue::from(count)),
+        (name, FluentValue::from(value)),
+    ];
+    format_strictly(language, key, &args).unwrap()
 }
 
+/// CLDR: English `one` is 1; Portuguese `one` is 0 and 1, so 0 needs a variant of its own.
 #[test]
 fn plurals_follow_each_language() {
-    let fields = |language, count: u32| {
-        format_in(
-            language,
-            "auth-filled",
-            &[
-                ("count", FluentValue::from(count)),
-                ("names", FluentValue::from("A")),
-            ],
-        )
-    };
+    let (en, pt) = (Language::English, Language::BrazilianPortuguese);
+    let filled = |language, count| counted(language, "auth-filled", count, "names", "A");
+    assert_eq!(filled(en, 1), "Filled 1 field from the clipboard: A.");
+    assert_eq!(filled(en, 2), "Filled 2 fields from the clipboard: A.");
     assert_eq!(
-        fields(Language::English, 1),
-        "Filled 1 field from the clipboard: A."
-    );
-    assert_eq!(
-        fields(Language::English, 2),
-        "Filled 2 fields from the clipboard: A."
-    );
-    assert_eq!(
-        fields(Language::BrazilianPortuguese, 1),
+        filled(pt, 1),
         "1 campo preenchido da área de transferência: A."
     );
     assert_eq!(
-        fields(Language::BrazilianPortuguese, 3),
+        filled(pt, 3),
         "3 campos preenchidos da área de transferência: A."
     );
+    let exact = |count| counted(pt, "op-exact-group", count, "unused", "");
+    assert_eq!(exact(0), "Invocação exata (nenhum argumento)");
+    assert_eq!(exact(1), "Invocação exata (1 argumento)");
+    assert_eq!(exact(3), "Invocação exata (3 argumentos)");
+    let alert = |count, others| counted(pt, "lease-alert", count, "others", others);
+    assert!(alert(1, "hml").starts_with("Adicionar mantém hml ativo também"));
+    assert!(alert(2, "hml, prd").starts_with("Adicionar mantém hml, prd ativos também"));
 }
 
 #[test]

@@ -25,6 +25,19 @@ fn require_confinement(root: &Root) {
     }
 }
 
+/// A confined root with a simple provider `tok` whose policy lets `run` through.
+fn root_with_tok() -> Root {
+    let root = Root::new();
+    require_confinement(&root);
+    install_provider(
+        &root,
+        "tok",
+        &simple_provider("tok", ""),
+        "version: \"1\"\naccept: [run]\n",
+    );
+    root
+}
+
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_default()
 }
@@ -361,14 +374,7 @@ async fn a_validator_cannot_write_into_the_config_root() {
 #[tokio::test]
 #[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
 async fn a_child_cannot_replace_the_link_that_names_the_config_root() {
-    let root = Root::new();
-    require_confinement(&root);
-    install_provider(
-        &root,
-        "tok",
-        &simple_provider("tok", ""),
-        "version: \"1\"\naccept: [run]\n",
-    );
+    let root = root_with_tok();
     let links = root.outside().join("links");
     std::fs::create_dir_all(&links).unwrap();
     let link = links.join("torii");
@@ -395,6 +401,36 @@ async fn a_child_cannot_replace_the_link_that_names_the_config_root() {
     client.close().await;
     assert_eq!(result["execution"]["stdout"], "refused\nkept\n", "{result}");
     assert_eq!(std::fs::read_link(&link).unwrap(), root.path());
+}
+
+/// What a link inside the root points to is Torii's too. The root is searched for links when
+/// the first child starts, not when the server starts, so a provider directory linked in
+/// after the server started (kept in a repository, `providers/x -> ~/repo/x`) is kept from
+/// children from the first call on. Searched at start-up, as before, that link was missed
+/// until the next start, and a child could rewrite the linked directory's files.
+#[tokio::test]
+#[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
+async fn a_directory_linked_into_the_root_after_start_up_is_kept_from_children() {
+    let root = root_with_tok();
+    let repo = root.outside().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    let kept = repo.join("rules.yaml");
+    std::fs::write(&kept, "version: \"1\"\n").unwrap();
+    let cli = FakeCli::new(
+        &root,
+        "tok",
+        &format!(
+            "echo 'accept: [\"\"]' >> '{kept}' 2>/dev/null && echo written || echo refused",
+            kept = kept.display()
+        ),
+    );
+    let client = mcp_client::start(&root, &[("PATH", cli.path_env())]).await;
+    // The server is up and answered `initialize`; only now is the directory linked in.
+    std::os::unix::fs::symlink(&repo, root.path().join("providers/linked")).unwrap();
+    let (result, _) = client.call("tok", json!({"args": ["run"]})).await;
+    client.close().await;
+    assert_eq!(result["execution"]["stdout"], "refused\n", "{result}");
+    assert_eq!(read(&kept), "version: \"1\"\n");
 }
 
 /// Issue 11, second review: read-only `PATH` directories did not keep program code in place.

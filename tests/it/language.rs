@@ -12,71 +12,75 @@ const AWS_PROFILE: &str = "version: \"1\"\nname: aws-profile\ntool: aws_profile\
     identity:\n    command: aws\n    args: [sts, get-caller-identity]\n    field: Account\n  \
     profile_env: AWS_PROFILE\n";
 
-fn stderr_in(root: &Root, language: &str, args: &[&str]) -> String {
-    let output = root
-        .torii()
-        .env("TORII_LANG", language)
-        .env("EDITOR", "true")
-        .args(args)
-        .output()
-        .unwrap();
-    String::from_utf8_lossy(&output.stderr).into_owned()
+/// `torii <args>` in `language` (empty: none, so settings or the locale decide) says
+/// `expected` on stderr.
+fn says(root: &Root, language: &str, args: &[&str], expected: &str) {
+    let mut command = root.torii();
+    command.env("EDITOR", "true").args(args);
+    if language.is_empty() {
+        command.env_remove("TORII_LANG");
+    } else {
+        command.env("TORII_LANG", language);
+    }
+    let output = command.output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(expected),
+        "torii {} ({language}): {stderr}",
+        args.join(" ")
+    );
 }
 
 #[test]
 fn one_human_message_per_command_group_is_in_portuguese() {
     let root = Root::new();
-    let init = stderr_in(&root, "pt-BR", &["init"]);
-    assert!(
-        init.contains("criado ") && init.contains("settings.yaml"),
-        "{init}"
+    let settings = root.path().join("settings.yaml");
+    says(
+        &root,
+        "pt-BR",
+        &["init"],
+        &format!("criado {}", settings.display()),
     );
-    let again = stderr_in(&root, "pt-BR", &["init"]);
-    assert!(
-        again.contains("já existe; mantido sem alteração"),
-        "{again}"
+    says(
+        &root,
+        "pt-BR",
+        &["init"],
+        "já existe; mantido sem alteração",
     );
 
     root.write("providers/aws-profile/provider.yaml", AWS_PROFILE);
-    let show = stderr_in(&root, "pt-BR", &["target", "list", "aws_profile"]);
-    assert!(
-        show.contains("nenhum target configurado para `aws_profile`"),
-        "{show}"
-    );
-    let status = stderr_in(&root, "pt-BR", &["target", "status", "aws_profile"]);
-    assert!(
-        status.contains("nenhum lease ativo para `aws_profile`"),
-        "{status}"
-    );
-    let unknown = stderr_in(&root, "pt-BR", &["target", "status", "nope"]);
-    assert!(
-        unknown.contains("<TOOL>: nenhum provider instalado publica a tool `nope`"),
-        "{unknown}"
-    );
-
     install_provider(
         &root,
         "git",
         &simple_provider("git", ""),
         "version: \"1\"\n",
     );
-    let edit = stderr_in(&root, "pt-BR", &["policy", "edit", "git"]);
-    assert!(
-        edit.contains("nenhuma alteração;") && edit.contains("ficou como estava"),
-        "{edit}"
-    );
-
     let package = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo/git");
-    let other = Root::new();
-    let install = stderr_in(
-        &other,
-        "pt-BR",
-        &["provider", "install", package.to_str().unwrap()],
-    );
-    assert!(
-        install.contains("reinicie o servidor MCP para publicar a nova tool"),
-        "{install}"
-    );
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["target", "list", "aws_profile"],
+            "nenhum target configurado para `aws_profile`",
+        ),
+        (
+            &["target", "status", "aws_profile"],
+            "nenhum lease ativo para `aws_profile`",
+        ),
+        (
+            &["target", "status", "nope"],
+            "<TOOL>: nenhum provider instalado publica a tool `nope`",
+        ),
+        (&["policy", "edit", "git"], "ficou como estava"),
+        (
+            &["provider", "install", package.to_str().unwrap()],
+            "reinicie o servidor MCP para publicar a nova tool",
+        ),
+    ];
+    for (args, expected) in cases {
+        // A fresh root for the install: the others share one.
+        let fresh = Root::new();
+        let at = if args[0] == "provider" { &fresh } else { &root };
+        says(at, "pt-BR", args, expected);
+    }
 
     let setup = crate::agents::Setup::new();
     let agent = setup
@@ -104,11 +108,29 @@ fn one_human_message_per_command_group_is_in_portuguese() {
     assert!(report.contains("correção: "), "{report}");
 }
 
+/// The manual's own words stay English, the troubleshooting it starts from too.
 #[test]
 fn the_books_english_messages_stay_english() {
     let root = Root::new();
-    let list = stderr_in(&root, "pt-BR", &["provider", "list"]);
-    assert!(list.contains("no providers installed"), "{list}");
+    says(
+        &root,
+        "pt-BR",
+        &["provider", "list"],
+        "no providers installed",
+    );
+    install_provider(
+        &root,
+        "git",
+        &simple_provider("git", ""),
+        "version: \"1\"\n",
+    );
+    std::fs::remove_file(root.path().join("providers/git/rules.yaml")).unwrap();
+    says(
+        &root,
+        "pt-BR",
+        &["policy", "show", "git"],
+        "rules file not found",
+    );
 }
 
 #[test]
@@ -116,24 +138,14 @@ fn settings_choose_the_language_and_torii_lang_overrides_them() {
     let root = Root::new();
     root.write("settings.yaml", "language: pt-BR\n");
     root.write("providers/aws-profile/provider.yaml", AWS_PROFILE);
-    let output = root
-        .torii()
-        .env_remove("TORII_LANG")
-        .args(["target", "status", "aws_profile"])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("nenhum lease ativo"), "{stderr}");
-    let english = stderr_in(&root, "en", &["target", "status", "aws_profile"]);
-    assert!(
-        english.contains("no active leases for `aws_profile`"),
-        "{english}"
-    );
-
-    let wrong = stderr_in(&root, "fr", &["target", "status", "aws_profile"]);
-    assert!(
-        wrong.contains("TORII_LANG is `fr`: use `en` or `pt-BR`"),
-        "{wrong}"
+    let status = ["target", "status", "aws_profile"];
+    says(&root, "", &status, "nenhum lease ativo");
+    says(&root, "en", &status, "no active leases for `aws_profile`");
+    says(
+        &root,
+        "fr",
+        &status,
+        "TORII_LANG is `fr`: use `en` or `pt-BR`",
     );
 }
 
