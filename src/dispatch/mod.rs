@@ -473,26 +473,20 @@ mod tests {
 
     /// A target-aware `kube` with the alias `lab`, a simple `idp`, loaded from disk.
     fn registry() -> (tempfile::TempDir, Registry) {
-        let dir = tempfile::tempdir().unwrap();
-        let write = |relative: &str, text: &str| {
-            let path = dir.path().join(relative);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        };
-        write(
-            "providers/kube/provider.yaml",
-            "version: \"1\"\nname: kube\ntool: kube\ndescription: k\ncommand: kube\ntargeting:\n  mode: kubectl_context\n",
-        );
-        write(
-            "providers/kube/targets/lab/target.yaml",
-            "version: \"1\"\nname: lab\ncontext: lab\nidentity:\n  provider: idp\n",
-        );
-        write(
-            "providers/idp/provider.yaml",
-            "version: \"1\"\nname: idp\ntool: idp\ndescription: i\ncommand: idp\n",
-        );
-        let registry = Registry::load(dir.path()).unwrap();
-        (dir, registry)
+        crate::registry::load_files(&[
+            (
+                "providers/kube/provider.yaml",
+                "version: \"1\"\nname: kube\ntool: kube\ndescription: k\ncommand: kube\ntargeting:\n  mode: kubectl_context\n",
+            ),
+            (
+                "providers/kube/targets/lab/target.yaml",
+                "version: \"1\"\nname: lab\ncontext: lab\nidentity:\n  provider: idp\n",
+            ),
+            (
+                "providers/idp/provider.yaml",
+                "version: \"1\"\nname: idp\ntool: idp\ndescription: i\ncommand: idp\n",
+            ),
+        ])
     }
 
     fn envelope(target: Option<&str>) -> Envelope {

@@ -4,6 +4,7 @@
 
 mod instructions;
 mod server;
+mod tool_list;
 mod tools;
 mod transport;
 
@@ -87,8 +88,10 @@ fn stdio() -> transport::LineTransport<tokio::io::BufReader<rmcp::transport::io:
 }
 
 async fn session(dispatcher: Arc<Dispatcher>) -> Result<(), ServeError> {
-    let service = ToriiServer::new(Arc::clone(&dispatcher))
-        .serve(stdio())
+    let server = ToriiServer::new(Arc::clone(&dispatcher));
+    let transport = stdio().with_tool_list(server.tool_list());
+    let service = server
+        .serve(transport)
         .await
         .map_err(|error| ServeError::Session(error.to_string()))?;
     // A client that stops the server with a signal ends the session like one that closes

@@ -7,13 +7,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
     Implementation, JsonObject, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-    ProgressToken, ServerCapabilities, ServerConfig, Tool,
+    ProgressToken, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler};
 use serde::Serialize;
 
 use super::instructions::INSTRUCTIONS;
+use super::tool_list::ToolList;
 use super::tools::{POLICY_TOOL, all_tools};
 use crate::dispatch::{Dispatcher, PolicyViewError, Refusal};
 
@@ -21,13 +22,18 @@ use crate::dispatch::{Dispatcher, PolicyViewError, Refusal};
 #[derive(Clone)]
 pub struct ToriiServer {
     dispatcher: Arc<Dispatcher>,
-    tools: Arc<Vec<Tool>>,
+    tools: Arc<ToolList>,
 }
 
 impl ToriiServer {
     pub fn new(dispatcher: Arc<Dispatcher>) -> Self {
-        let tools = Arc::new(all_tools(dispatcher.registry()));
+        let tools = Arc::new(ToolList::new(all_tools(dispatcher.registry())));
         Self { dispatcher, tools }
+    }
+
+    /// The tools it publishes, for the transport that writes their list.
+    pub(super) fn tool_list(&self) -> Arc<ToolList> {
+        Arc::clone(&self.tools)
     }
 }
 
@@ -129,7 +135,7 @@ impl ServerHandler for ToriiServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         require_lifecycle(&context)?;
-        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
+        Ok(ListToolsResult::with_all_items(self.tools.tools().to_vec()))
     }
 
     async fn call_tool(

@@ -12,6 +12,8 @@
 //!
 //! A notification (no `id`) is never answered, whatever is wrong with it.
 
+use std::sync::Arc;
+
 use rmcp::RoleServer;
 use rmcp::model::{ErrorCode, ErrorData, RequestId};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
@@ -19,6 +21,8 @@ use rmcp::transport::Transport;
 use serde_json::Value;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
+
+use super::tool_list::ToolList;
 
 /// The longest message accepted: far above any real call (the arguments of one CLI
 /// invocation), far below what would strain the server.
@@ -44,6 +48,8 @@ pub struct LineTransport<R> {
     /// client that sends garbage and never reads cannot make the server queue answers without
     /// end.
     answering: Option<oneshot::Receiver<std::io::Result<()>>>,
+    /// The server's tools, whose `tools/list` answer it writes from their encoded schemas.
+    tool_list: Option<Arc<ToolList>>,
 }
 
 /// A line for the writer task, and who waits for it to be written.
@@ -82,7 +88,14 @@ where
             ended: false,
             lines,
             answering: None,
+            tool_list: None,
         }
+    }
+
+    /// Writes the answers to `tools/list` with [`ToolList::write_answer`].
+    pub fn with_tool_list(mut self, tool_list: Arc<ToolList>) -> Self {
+        self.tool_list = Some(tool_list);
+        self
     }
 
     /// The next complete line, without its `\n` (or `\r\n`); `None` at the end of input.
@@ -149,7 +162,11 @@ where
         // An answer to a call is rarely under a kilobyte; growing from serde_json's default
         // 128 bytes would copy it several times.
         let mut bytes = Vec::with_capacity(1024);
-        match serde_json::to_writer(&mut bytes, message) {
+        let encoded = match &self.tool_list {
+            Some(tool_list) => tool_list.write_answer(message, &mut bytes),
+            None => None,
+        };
+        match encoded.unwrap_or_else(|| serde_json::to_writer(&mut bytes, message)) {
             Ok(()) => {
                 bytes.push(b'\n');
                 // The writer task ends only when this transport is dropped.

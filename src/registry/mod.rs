@@ -104,6 +104,20 @@ impl Registry {
     }
 }
 
+/// For tests: a config root holding `files` (a path under the root and its text each), and the
+/// registry loaded from it.
+#[cfg(test)]
+pub(crate) fn load_files(files: &[(&str, &str)]) -> (tempfile::TempDir, Registry) {
+    let dir = tempfile::tempdir().unwrap();
+    for (relative, text) in files {
+        let path = dir.path().join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let registry = Registry::load(dir.path()).unwrap();
+    (dir, registry)
+}
+
 impl<'a> IntoIterator for &'a Registry {
     type Item = &'a Arc<Provider>;
     type IntoIter = std::slice::Iter<'a, Arc<Provider>>;
