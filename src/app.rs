@@ -8,14 +8,7 @@ use clap::Parser;
 use crate::cli::{self, Cli, CliError};
 
 pub fn main() -> ExitCode {
-    // The MCP server (no argument at all) is the hot, long-lived path: it skips building the
-    // whole control-plane grammar, which keeps that code out of the server's memory.
-    let result = if std::env::args_os().len() <= 1 {
-        serve()
-    } else {
-        run(Cli::parse())
-    };
-    match result {
+    match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::Correction(correction)) => {
             // Printed exactly as documented, without the usual prefix.
@@ -31,22 +24,11 @@ pub fn main() -> ExitCode {
 
 fn run(parsed: Cli) -> Result<(), CliError> {
     match parsed.command {
-        Some(cli::Command::Prompt) => {
-            // The window process answers the server that started it; it needs no config root.
-            return Ok(crate::window_process::serve()?);
-        }
-        Some(cli::Command::Hook { agent, config_dir }) => {
-            // The hook's root comes from its own command line, pinned at install.
-            return cli::hook(&agent, &config_dir);
-        }
-        _ => {}
-    }
-    match parsed.command {
+        // The window process answers the server that started it; it needs no config root.
+        Some(cli::Command::Prompt) => Ok(crate::window_process::serve()?),
+        // The hook's root comes from its own command line, pinned at install.
+        Some(cli::Command::Hook { agent, config_dir }) => cli::hook(&agent, &config_dir),
         Some(command) => cli::run(command, &crate::paths::config_root()?),
-        None => serve(),
+        None => Ok(crate::mcp::serve(&crate::paths::config_root()?)?),
     }
-}
-
-fn serve() -> Result<(), CliError> {
-    Ok(crate::mcp::serve(&crate::paths::config_root()?)?)
 }

@@ -4,7 +4,6 @@
 
 mod instructions;
 mod server;
-mod tool_list;
 mod tools;
 mod transport;
 
@@ -89,9 +88,8 @@ fn stdio() -> transport::LineTransport<tokio::io::BufReader<rmcp::transport::io:
 
 async fn session(dispatcher: Arc<Dispatcher>) -> Result<(), ServeError> {
     let server = ToriiServer::new(Arc::clone(&dispatcher));
-    let transport = stdio().with_tool_list(server.tool_list());
     let service = server
-        .serve(transport)
+        .serve(stdio())
         .await
         .map_err(|error| ServeError::Session(error.to_string()))?;
     // A client that stops the server with a signal ends the session like one that closes

@@ -7,14 +7,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
     Implementation, JsonObject, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-    ProgressToken, ServerCapabilities, ServerConfig,
+    ProgressToken, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler};
 use serde::Serialize;
 
 use super::instructions::INSTRUCTIONS;
-use super::tool_list::ToolList;
 use super::tools::{POLICY_TOOL, all_tools};
 use crate::dispatch::{Dispatcher, PolicyViewError, Refusal};
 
@@ -22,18 +21,13 @@ use crate::dispatch::{Dispatcher, PolicyViewError, Refusal};
 #[derive(Clone)]
 pub struct ToriiServer {
     dispatcher: Arc<Dispatcher>,
-    tools: Arc<ToolList>,
+    tools: Arc<[Tool]>,
 }
 
 impl ToriiServer {
     pub fn new(dispatcher: Arc<Dispatcher>) -> Self {
-        let tools = Arc::new(ToolList::new(all_tools(dispatcher.registry())));
+        let tools = all_tools(dispatcher.registry()).into();
         Self { dispatcher, tools }
-    }
-
-    /// The tools it publishes, for the transport that writes their list.
-    pub(super) fn tool_list(&self) -> Arc<ToolList> {
-        Arc::clone(&self.tools)
     }
 }
 
@@ -135,7 +129,7 @@ impl ServerHandler for ToriiServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         require_lifecycle(&context)?;
-        Ok(ListToolsResult::with_all_items(self.tools.tools().to_vec()))
+        Ok(ListToolsResult::with_all_items(self.tools.to_vec()))
     }
 
     async fn call_tool(

@@ -12,8 +12,6 @@
 //!
 //! A notification (no `id`) is never answered, whatever is wrong with it.
 
-use std::sync::Arc;
-
 use rmcp::RoleServer;
 use rmcp::model::{ErrorCode, ErrorData, RequestId};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
@@ -21,8 +19,6 @@ use rmcp::transport::Transport;
 use serde_json::Value;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
-
-use super::tool_list::ToolList;
 
 /// The longest message accepted: far above any real call (the arguments of one CLI
 /// invocation), far below what would strain the server.
@@ -48,8 +44,6 @@ pub struct LineTransport<R> {
     /// client that sends garbage and never reads cannot make the server queue answers without
     /// end.
     answering: Option<oneshot::Receiver<std::io::Result<()>>>,
-    /// The server's tools, whose `tools/list` answer it writes from their encoded schemas.
-    tool_list: Option<Arc<ToolList>>,
 }
 
 /// A line for the writer task, and who waits for it to be written.
@@ -88,14 +82,7 @@ where
             ended: false,
             lines,
             answering: None,
-            tool_list: None,
         }
-    }
-
-    /// Writes the answers to `tools/list` with [`ToolList::write_answer`].
-    pub fn with_tool_list(mut self, tool_list: Arc<ToolList>) -> Self {
-        self.tool_list = Some(tool_list);
-        self
     }
 
     /// The next complete line, without its `\n` (or `\r\n`); `None` at the end of input.
@@ -159,15 +146,8 @@ where
         message: &TxJsonRpcMessage<RoleServer>,
     ) -> oneshot::Receiver<std::io::Result<()>> {
         let (written, receiver) = oneshot::channel();
-        // An answer to a call is rarely under a kilobyte; growing from serde_json's default
-        // 128 bytes would copy it several times.
-        let mut bytes = Vec::with_capacity(1024);
-        let encoded = match &self.tool_list {
-            Some(tool_list) => tool_list.write_answer(message, &mut bytes),
-            None => None,
-        };
-        match encoded.unwrap_or_else(|| serde_json::to_writer(&mut bytes, message)) {
-            Ok(()) => {
+        match serde_json::to_vec(message) {
+            Ok(mut bytes) => {
                 bytes.push(b'\n');
                 // The writer task ends only when this transport is dropped.
                 let _ = self.lines.send(Queued { bytes, written });
@@ -217,14 +197,6 @@ fn decode(line: &[u8]) -> Read {
             None,
         );
     };
-    if let Some(call) = tool_call(text) {
-        return Read::Message(Box::new(call));
-    }
-    decode_value(text)
-}
-
-/// The general way for a line of text: as a JSON value, then by rmcp's own decoding.
-fn decode_value(text: &str) -> Read {
     let value: Value = match serde_json::from_str(text) {
         Ok(value) => value,
         Err(parse) => {
@@ -261,58 +233,6 @@ fn decode_value(text: &str) -> Read {
         );
     }
     decode_message(value, id, method.is_some())
-}
-
-/// The members that make a message a request, each only as far as the shape rule needs: the
-/// method's name, and whether `id`, `result` and `error` are there at all (with any value,
-/// `null` included). A key given twice fails it, and the message goes the general way.
-#[derive(serde::Deserialize)]
-struct Shape<'a> {
-    #[serde(borrow)]
-    method: Option<std::borrow::Cow<'a, str>>,
-    #[serde(default, deserialize_with = "present")]
-    id: bool,
-    #[serde(default, deserialize_with = "present")]
-    result: bool,
-    #[serde(default, deserialize_with = "present")]
-    error: bool,
-    params: Option<ParamsShape>,
-}
-
-/// Whether the call's `arguments` are there at all: a typed decoding reads `null` as absent,
-/// which the general way refuses.
-#[derive(serde::Deserialize)]
-struct ParamsShape {
-    #[serde(default, deserialize_with = "present")]
-    arguments: bool,
-}
-
-fn present<'de, D: serde::Deserializer<'de>>(member: D) -> Result<bool, D::Error> {
-    <serde::de::IgnoredAny as serde::Deserialize>::deserialize(member).map(|_| true)
-}
-
-/// A `tools/call` request decoded straight from its text as one, without building a JSON
-/// value first and without trying every kind of message and every method in turn as the
-/// general decoding does (most of a denied call's own work). It takes the same shape rule as
-/// rmcp's: a request has `method` and `id` and neither `result` nor `error`. Anything it does
-/// not accept goes the general way ([`decode_message`]), so it can only be faster, never
-/// decide differently.
-fn tool_call(text: &str) -> Option<RxJsonRpcMessage<RoleServer>> {
-    use rmcp::model::{CallToolRequest, ClientRequest, JsonRpcMessage, JsonRpcRequest};
-    let shape: Shape = serde_json::from_str(text).ok()?;
-    if shape.method.as_deref() != Some("tools/call") || !shape.id || shape.result || shape.error {
-        return None;
-    }
-    let request: JsonRpcRequest<CallToolRequest> = serde_json::from_str(text).ok()?;
-    let arguments_given = shape.params.is_some_and(|params| params.arguments);
-    if arguments_given && request.request.params.arguments.is_none() {
-        return None;
-    }
-    Some(JsonRpcMessage::Request(JsonRpcRequest {
-        jsonrpc: request.jsonrpc,
-        id: request.id,
-        request: ClientRequest::CallToolRequest(request.request),
-    }))
 }
 
 /// Any message, by rmcp's own decoding.
@@ -408,146 +328,6 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The direct `tools/call` decoding gives exactly what rmcp's general one gives, and leaves
-    /// to it whatever it does not accept.
-    #[test]
-    fn a_tool_call_is_decoded_directly_as_rmcp_would() {
-        let same = [
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"aws","arguments":{"args":["s3","ls"]}}}"#,
-            r#"{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"aws"}}"#,
-            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"aws","arguments":{"args":[]},"_meta":{"progressToken":"p1"}}}"#,
-            r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"aws","arguments":{},"extra":true},"other":1}"#,
-            r#"{"jsonrpc":"2.0","id":9,"method":"tools\/call","params":{"name":"a\u0077s","arguments":{"args":["x"],"args":["y"]}}}"#,
-        ];
-        for line in same {
-            let value: Value = serde_json::from_str(line).unwrap();
-            let direct = tool_call(line).expect(line);
-            let Read::Message(general) = decode_message(value, None, true) else {
-                panic!("rmcp refused {line}");
-            };
-            assert_eq!(format!("{direct:?}"), format!("{general:?}"), "{line}");
-            assert_eq!(
-                serde_json::to_value(&direct).unwrap(),
-                serde_json::to_value(&*general).unwrap(),
-                "{line}"
-            );
-        }
-        let refused = [
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"aws"},"result":{}}"#,
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"aws"},"error":{}}"#,
-            r#"{"jsonrpc":"1.0","id":1,"method":"tools/call","params":{"name":"aws"}}"#,
-            r#"{"id":1,"method":"tools/call","params":{"name":"aws"}}"#,
-        ];
-        // Left to the general way, whatever it makes of them.
-        let general = [
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"aws"},"result":null}"#,
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"aws","arguments":null}}"#,
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","method":"tools/call","params":{"name":"aws"}}"#,
-            r#"{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"aws"}}"#,
-            r#"{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{"name":"aws"}}"#,
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":7}}"#,
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":"aws"}"#,
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
-        ];
-        for line in general {
-            assert!(tool_call(line).is_none(), "{line}");
-        }
-        for line in refused {
-            assert!(tool_call(line).is_none(), "{line}");
-            assert!(
-                matches!(decode(line.as_bytes()), Read::Answer(_)),
-                "{line} was not refused"
-            );
-        }
-    }
-
-    /// What a decoded line is, as text that differs whenever two decodings differ.
-    fn described(read: Read) -> String {
-        match read {
-            Read::Message(message) => format!(
-                "message {message:?} {}",
-                serde_json::to_string(&*message).unwrap_or_default()
-            ),
-            Read::Answer(answer) => format!(
-                "answer {}",
-                serde_json::to_string(&*answer).unwrap_or_default()
-            ),
-            Read::Skip => "skip".to_string(),
-        }
-    }
-
-    /// The fast path for `tools/call` decides every line exactly as the general way would: a
-    /// grid of ids, versions, methods, params (duplicates, `null`s, wrong types, `_meta`) and
-    /// extra members. (A helper ran 7.7 million such lines against it; this keeps the shape of
-    /// that check, so that an rmcp upgrade cannot change it silently.)
-    #[test]
-    fn the_fast_path_decides_every_line_as_the_general_way() {
-        let jsonrpc = [Some(r#""jsonrpc":"2.0""#), Some(r#""jsonrpc":"1.0""#), None];
-        let ids = [
-            Some(r#""id":1"#),
-            Some(r#""id":"x""#),
-            Some(r#""id":null"#),
-            Some(r#""id":1.5"#),
-            Some(r#""id":-0"#),
-            Some(r#""id":18446744073709551616"#),
-            None,
-        ];
-        let methods = [
-            Some(r#""method":"tools/call""#),
-            Some(r#""method":"tools\/call""#),
-            Some(r#""method":"tools/list""#),
-            Some(r#""method":7"#),
-            None,
-        ];
-        let params = [
-            Some(r#""params":{"name":"aws","arguments":{"args":["s3","ls"]}}"#),
-            Some(r#""params":{"name":"aws"}"#),
-            Some(r#""params":{"name":"aws","arguments":null}"#),
-            Some(r#""params":{"name":7}"#),
-            Some(r#""params":{"name":"aws","arguments":[]}"#),
-            Some(r#""params":"aws""#),
-            Some(r#""params":["aws"]"#),
-            Some(r#""params":null"#),
-            Some(r#""params":{"name":"aws","name":"x"}"#),
-            Some(r#""params":{"name":"aws","arguments":{"args":["a"],"args":["b"]}}"#),
-            Some(r#""params":{"name":"aws","_meta":{"progressToken":"p"}}"#),
-            Some(r#""params":{"name":"aws","_meta":7}"#),
-            None,
-        ];
-        let extras = [
-            None,
-            Some(r#""result":null"#),
-            Some(r#""error":{}"#),
-            Some(r#""method":"tools/call""#),
-            Some(r#""x":1"#),
-        ];
-        let (mut lines, mut fast) = (0, 0);
-        for jsonrpc in jsonrpc {
-            for id in ids {
-                for method in methods {
-                    for params in params {
-                        for extra in extras {
-                            let members: Vec<&str> = [jsonrpc, id, method, params, extra]
-                                .into_iter()
-                                .flatten()
-                                .collect();
-                            let line = format!("{{{}}}", members.join(","));
-                            lines += 1;
-                            fast += usize::from(tool_call(&line).is_some());
-                            assert_eq!(
-                                described(decode(line.as_bytes())),
-                                described(decode_value(&line)),
-                                "{line}"
-                            );
-                        }
-                    }
-                }
-            }
-        }
-        // The grid reaches the fast path, and most of it goes the general way.
-        assert!(fast > 50 && fast < lines / 4, "{fast} of {lines}");
-    }
 
     fn answer(line: &[u8]) -> Value {
         match decode(line) {

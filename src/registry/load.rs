@@ -4,15 +4,12 @@
 //! `<root>/providers/<dir>/targets/<alias>/target.yaml`. Hidden entries are skipped, as are
 //! directories without the expected file; everything else must be valid or loading fails.
 //! Order is deterministic (sorted by directory name). Each file is opened once and never
-//! canonicalized, and a large tree is decoded on a few threads, so loading hundreds of
-//! providers stays within the startup budget.
+//! canonicalized.
 
 use std::collections::BTreeMap;
 use std::io::ErrorKind;
-use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::thread::{Builder, ScopedJoinHandle};
 
 use super::error::RegistryError;
 use super::loaded::{PROVIDER_FILE, Provider, TARGET_FILE, TARGETS_DIR, Target};
@@ -25,87 +22,14 @@ pub fn load_providers(root: &Path) -> Result<Vec<Arc<Provider>>, RegistryError> 
     let Some(dirs) = sorted_children(&root.join("providers"))? else {
         return Ok(Vec::new());
     };
-    let providers = load_in_parallel(&dirs)?;
-    let installed = check_unique(&providers)?;
-    check_references(&providers, &installed)?;
-    Ok(providers)
-}
-
-/// Upper bound on loader threads; decoding is CPU-bound and the tree is small.
-const MAX_THREADS: usize = 8;
-
-/// Fewest providers worth a thread of their own: starting one costs about what decoding a
-/// few dozen `provider.yaml` files does (measured: 1 provider starts 0.15 ms sooner without
-/// threads, 200 providers 0.6 ms later), so a small tree is loaded on the calling thread.
-const PROVIDERS_PER_THREAD: usize = 32;
-
-/// Providers are independent until the cross-provider checks, so contiguous chunks of the
-/// sorted directories are decoded on separate threads and joined back in order. The result,
-/// including which error is reported first, is the same as loading one by one.
-fn load_in_parallel(dirs: &[PathBuf]) -> Result<Vec<Arc<Provider>>, RegistryError> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, NonZeroUsize::get)
-        .min(dirs.len() / PROVIDERS_PER_THREAD);
-    if threads <= 1 {
-        return load_chunk(dirs);
-    }
-    let chunk_len = dirs.len().div_ceil(threads.min(MAX_THREADS));
-    let mut chunks = dirs.chunks(chunk_len);
-    // The calling thread decodes the last chunk itself rather than wait idle.
-    let last = chunks.next_back();
-    let chunks: Vec<Result<Vec<Arc<Provider>>, RegistryError>> = std::thread::scope(|scope| {
-        let pending: Vec<Pending<'_>> = chunks
-            .map(|chunk| {
-                let job = move || load_chunk(chunk);
-                match Builder::new()
-                    .name("registry-load".into())
-                    .spawn_scoped(scope, job)
-                {
-                    Ok(handle) => Pending::Running(handle),
-                    // No thread available: do the work here instead.
-                    Err(_) => Pending::Done(job()),
-                }
-            })
-            .collect();
-        let here = last.map(load_chunk);
-        pending
-            .into_iter()
-            .map(Pending::finish)
-            .chain(here)
-            .collect()
-    });
-    let mut providers = Vec::with_capacity(dirs.len());
-    for chunk in chunks {
-        providers.extend(chunk?);
-    }
-    Ok(providers)
-}
-
-enum Pending<'scope> {
-    Running(ScopedJoinHandle<'scope, Result<Vec<Arc<Provider>>, RegistryError>>),
-    Done(Result<Vec<Arc<Provider>>, RegistryError>),
-}
-
-impl Pending<'_> {
-    fn finish(self) -> Result<Vec<Arc<Provider>>, RegistryError> {
-        match self {
-            // Loading never panics; if a bug made it, the panic is not swallowed.
-            Pending::Running(handle) => handle
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            Pending::Done(result) => result,
-        }
-    }
-}
-
-fn load_chunk(dirs: &[PathBuf]) -> Result<Vec<Arc<Provider>>, RegistryError> {
     let mut providers = Vec::with_capacity(dirs.len());
     for dir in dirs {
-        if let Some(provider) = load_provider(dir.clone())? {
-            // Shared from here on: a provider is several kilobytes, moved once.
+        if let Some(provider) = load_provider(dir)? {
             providers.push(Arc::new(provider));
         }
     }
+    let installed = check_unique(&providers)?;
+    check_references(&providers, &installed)?;
     Ok(providers)
 }
 
