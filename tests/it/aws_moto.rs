@@ -343,7 +343,6 @@ const BAD_SECRET: &str = "bad-secret-canary";
 const BAD_TOKEN: &str = "bad-token-canary";
 
 /// A script for the scripted human (feature `test-hooks`).
-#[cfg(feature = "test-hooks")]
 pub fn responder(root: &Root, answers: &[Value]) -> PathBuf {
     let path = root.path().join("responses.jsonl");
     let text: String = answers.iter().map(|answer| format!("{answer}\n")).collect();
@@ -359,7 +358,6 @@ pub fn collection_requests(script: &Path) -> usize {
         .unwrap_or(0)
 }
 
-#[cfg(feature = "test-hooks")]
 #[tokio::test]
 #[ignore = "needs awscli and moto from PyPI; run by ./scripts/test.sh"]
 async fn aws_refuses_an_unknown_candidate_then_validates_a_real_one_and_lists_the_bucket() {

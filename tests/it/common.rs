@@ -187,7 +187,7 @@ pub fn auth_cancel() -> serde_json::Value {
 ///
 /// Such a test is `#[ignore]`d with the reason, so a plain `cargo test` reports it as ignored
 /// instead of passing without checking anything; scripts/test.sh installs what they need and
-/// runs them with `--include-ignored`. Once one runs, a missing part is a failure.
+/// runs them too (nextest's `--run-ignored all`). Once one runs, a missing part is a failure.
 pub fn missing_tool(what: &str) -> ! {
     panic!("{what} is missing (./scripts/test.sh installs the tools the ignored tests need)");
 }

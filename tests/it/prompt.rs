@@ -51,7 +51,7 @@ fn executable(dir: &Path, name: &str, body: &str) -> PathBuf {
 
 // ---- one exchange per window through the real subprocess ----
 
-#[cfg(all(feature = "gui", feature = "test-hooks"))]
+#[cfg(feature = "gui")]
 mod windows {
     use std::collections::BTreeMap;
     use std::time::Duration;
@@ -68,6 +68,7 @@ mod windows {
         Prompter::with_program(torii()).env(SCRIPT_ENV, script)
     }
 
+    #[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
     #[tokio::test]
     async fn operation_window_answers_a_prefix_grant_over_the_pipe() {
         let script = r#"{"steps": [
@@ -90,6 +91,7 @@ mod windows {
         assert_eq!(matcher.token_count(), 2);
     }
 
+    #[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
     #[tokio::test]
     async fn lease_window_adds_after_a_one_second_hold_over_the_pipe() {
         let script = r#"{"steps": [
@@ -109,6 +111,7 @@ mod windows {
         assert_eq!(denied, LeaseAnswer::Deny);
     }
 
+    #[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
     #[tokio::test]
     async fn auth_window_returns_only_the_candidate_the_validator_accepted() {
         let dir = tempfile::tempdir().unwrap();
@@ -167,6 +170,7 @@ mod windows {
         assert_eq!(cancelled, AuthAnswer::Cancelled { refused: 0 });
     }
 
+    #[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
     #[tokio::test]
     async fn a_script_that_decides_nothing_gets_no_answer() {
         let error = driven(r#"{"steps": [{"click": "No such button"}]}"#)
@@ -176,6 +180,7 @@ mod windows {
         assert!(matches!(error, PromptError::NoAnswer(_)), "{error}");
     }
 
+    #[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
     #[test]
     fn without_a_display_the_prompt_gives_no_answer() {
         // No script and nowhere to open a window: the prompt fails and the caller denies.

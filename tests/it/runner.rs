@@ -76,8 +76,8 @@ fn chain(error: &dyn Error) -> String {
     text
 }
 
-/// Names the probe a process was started to run: `--include-ignored` runs every probe too, and
-/// one is idle unless it is the one asked for.
+/// Names the probe a process was started to run: a run of the ignored tests runs every probe
+/// too, and one is idle unless it is the one asked for.
 const PROBE_ENV: &str = "TORII_TEST_PROBE";
 
 /// Whether this process was started to run the probe `name`.
