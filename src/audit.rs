@@ -120,18 +120,24 @@ fn clip(token: &str) -> String {
     crate::text::clip(token, MAX_TOKEN_CHARS)
 }
 
-/// `|` becomes `¦`, and every character that could break a line or reorder a display (see
-/// [`crate::text`]) becomes a space, so one event is always one line with exactly the expected
-/// columns, in every reader and display.
+/// `|` and the characters a reader could take for it become `¦`, and every character that could
+/// break a line or reorder a display (see [`crate::text`]) becomes a space, so one event is
+/// always one line with exactly the expected columns, in every reader and display.
 fn sanitize(field: &str) -> Cow<'_, str> {
-    if !field.contains('|') && crate::text::is_plain(field) {
+    if !field.contains(BARS) && crate::text::is_plain(field) {
         return Cow::Borrowed(field);
     }
     Cow::Owned(crate::text::replace_deceptive(
-        &field.replace('|', "¦"),
+        &field.replace(BARS, "¦"),
         " ",
     ))
 }
+
+/// The column separator and its look-alikes: fullwidth `｜`, `∣` (divides), `│` (box drawing),
+/// `❘`, `ǀ` (dental click), `⏐`, halfwidth `￨`.
+const BARS: [char; 8] = [
+    '|', '\u{FF5C}', '\u{2223}', '\u{2502}', '\u{2758}', '\u{01C0}', '\u{23D0}', '\u{FFE8}',
+];
 
 /// Formats one audit line (without the trailing newline).
 pub fn format_line(
@@ -310,6 +316,18 @@ mod tests {
         let line = format_line(1, "p|q\n", Event::Invoke, &reference, Some("x|y\nz"));
         assert_eq!(line.matches(" | ").count(), 4, "{line}");
         assert!(!line.contains('\n') && !line.contains('\r'), "{line}");
+    }
+
+    /// Issue 33: the fullwidth bar passed through, a column separator to the eye.
+    #[test]
+    fn look_alikes_of_the_bar_cannot_forge_columns() {
+        for bar in BARS {
+            let token = format!("x {bar} allowed-by-rules {bar} y");
+            let reference = Reference::from_args(&[&token]);
+            let line = format_line(1, &token, Event::Invoke, &reference, Some(&token));
+            assert!(!line.contains(&BARS[1..]), "{line}");
+            assert_eq!(line.split(" | ").count(), 5, "{line}");
+        }
     }
 
     /// Issue 11, finding 8: Unicode line separators and bidi controls passed through, so a

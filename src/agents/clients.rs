@@ -389,6 +389,19 @@ pub fn mcp_placement(
     })
 }
 
+/// The tools Torii's hook sees in Claude Code: the shell and every file tool. Made only of
+/// names and `|`, Claude Code reads it as an exact list (MultiEdit is gone from 2.1; older
+/// versions still have it).
+pub const CLAUDE_MATCHER: &str = "Bash|Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep";
+
+/// The same in Gemini CLI, which reads a matcher as an unanchored regular expression
+/// (`search_file_content` is the older name of `grep_search`).
+pub const GEMINI_MATCHER: &str = "^(run_shell_command|read_file|write_file|replace|read_many_files|glob|grep_search|search_file_content|list_directory)$";
+
+/// The same in Codex: `Bash` is its name for `exec_command`; it has no file tools besides
+/// `apply_patch` and `view_image` (it reads files through the shell).
+pub const CODEX_MATCHER: &str = "Bash|apply_patch|view_image";
+
 /// The hook's managed places for `agent` (`None`: the client has no pre-shell event).
 pub fn hook_placements(
     agent: Agent,
@@ -407,21 +420,20 @@ pub fn hook_placements(
         }),
     };
     Ok(Some(match agent {
-        // `Bash` is the matcher Codex gives its `exec_command` shell tool.
         Agent::Codex => vec![nested(
             at.dir("CODEX_HOME", &[".codex"])?.join("hooks.json"),
             "PreToolUse",
-            "Bash",
+            CODEX_MATCHER,
         )],
         Agent::Claude => vec![nested(
             claude_dir(at, "settings.json")?,
             "PreToolUse",
-            "Bash",
+            CLAUDE_MATCHER,
         )],
         Agent::Gemini => vec![nested(
             at.gemini_dir()?.join("settings.json"),
             "BeforeTool",
-            "run_shell_command",
+            GEMINI_MATCHER,
         )],
         Agent::Cursor => {
             let file = at
@@ -473,7 +485,7 @@ pub fn codex_trust(
 ) -> Result<Placement, LocationError> {
     let home = at.dir("CODEX_HOME", &[".codex"])?;
     let hooks = home.join("hooks.json");
-    let hex = codex_hook_hash(&pinned.hook_command(Agent::Codex));
+    let hex = codex_hook_hash(CODEX_MATCHER, &pinned.hook_command(Agent::Codex));
     let key = format!("{}:pre_tool_use:{group}:0", hooks.display());
     Ok(Placement {
         keep_while: None,
@@ -505,11 +517,11 @@ pub fn is_codex_trust(
                 && path[3] == "trusted_hash"))
 }
 
-/// The hash Codex gives a `PreToolUse` hook on `Bash` running `command`.
-fn codex_hook_hash(command: &str) -> String {
+/// The hash Codex gives a `PreToolUse` hook on `matcher` running `command`.
+fn codex_hook_hash(matcher: &str, command: &str) -> String {
     let identity = json!({
         "event_name": "pre_tool_use",
-        "matcher": "Bash",
+        "matcher": matcher,
         "hooks": [{"type": "command", "command": command, "timeout": 600, "async": false}],
     });
     // serde_json's map is ordered by key, and `to_string` writes no whitespace.
@@ -678,7 +690,7 @@ mod tests {
     fn the_codex_trust_hash_is_the_one_codex_computes() {
         // Codex 0.171.0 ran a hook `/tmp/standin/deny.sh claude` trusted with this hash.
         assert_eq!(
-            codex_hook_hash("/tmp/standin/deny.sh claude"),
+            codex_hook_hash("Bash", "/tmp/standin/deny.sh claude"),
             "63c3e557cbbbf0026a008e0c622f50b0c4ac3e4cba71f7c08c13a5ecfb065da1"
         );
         let placement = codex_trust(&at(&[("CODEX_HOME", "/c")]), &pinned(), 2).unwrap();

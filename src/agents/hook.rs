@@ -1,19 +1,24 @@
-//! `torii __hook <agent>`: the guard a client runs before its own shell tool.
+//! `torii __hook <agent>`: the guard a client runs before its own shell and file tools.
 //!
-//! It reads the client's JSON on stdin, loads the installed providers, and denies a command
-//! line that would start any provider's `command`, in the client's own deny format, telling
-//! the agent which MCP tool to call instead. It only ever denies: for a command it does not
-//! block it answers nothing, so the client's own approval still applies. Anything that stops
-//! it from deciding (input it cannot read, a shell line it cannot analyse, providers it
-//! cannot load) denies.
+//! It reads the client's JSON on stdin and denies, in the client's own deny format:
+//! * a command line that would start any installed provider's `command`, telling the agent
+//!   which MCP tool to call instead;
+//! * a `torii` command that is the human's ([`super::human_only`]): leases, targets, policy,
+//!   providers, sessions, agent integrations;
+//! * a command line or a file-tool call that names Torii's config root ([`RootPaths`]).
+//!
+//! It only ever denies: for anything else it answers nothing, so the client's own approval
+//! still applies. Anything that stops it from deciding (input it cannot read, a shell line it
+//! cannot analyse, a root that is missing or providers it cannot load) denies.
 //!
 //! Not a sandbox: a process with the same credentials can still reach the cloud another way.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
 use super::clients::Agent;
+use super::root_paths::RootPaths;
 use crate::files::{CappedReadError, read_capped};
 use crate::registry::Registry;
 
@@ -50,12 +55,12 @@ const DECISION_TIME: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// [`decide`] on its own thread, denied when it does not finish in time. The process exits
 /// right after answering, which ends a thread that would not.
-fn decide_in_time(agent: Agent, input: Vec<u8>, root: std::path::PathBuf) -> Verdict {
+fn decide_in_time(agent: Agent, input: Vec<u8>, root: PathBuf) -> Verdict {
     let (answer, verdict) = std::sync::mpsc::channel();
     let spawned = std::thread::Builder::new()
         .name("hook".to_string())
         .spawn(move || {
-            let _ = answer.send(decide(agent, &input, || Registry::load(&root)));
+            let _ = answer.send(decide(agent, &input, &Context::new(root)));
         });
     let late = Verdict {
         deny: Some(
@@ -69,76 +74,263 @@ fn decide_in_time(agent: Agent, input: Vec<u8>, root: std::path::PathBuf) -> Ver
     }
 }
 
-/// The decision, separated from stdin and the file system for tests.
-pub fn decide(
-    agent: Agent,
-    input: &[u8],
-    registry: impl FnOnce() -> Result<Registry, crate::registry::RegistryError>,
-) -> Verdict {
+/// What the hook decides with, besides the client's input.
+pub struct Context {
+    /// The config root pinned at install.
+    pub root: PathBuf,
+    pub paths: RootPaths,
+    /// The names `torii` goes by in a shell: `torii`, and this executable's own name.
+    pub executables: Vec<String>,
+    /// The working directory when the client's input does not name one.
+    pub cwd: PathBuf,
+}
+
+impl Context {
+    /// For the root at `root`, from this process's environment and executable.
+    pub fn new(root: PathBuf) -> Context {
+        let mut executables = vec!["torii".to_string()];
+        if let Some(name) = std::env::current_exe()
+            .ok()
+            .and_then(|exe| exe.file_name().map(|n| n.to_string_lossy().into_owned()))
+        {
+            executables.push(name);
+        }
+        Context {
+            paths: RootPaths::new(&root),
+            root,
+            executables,
+            cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/")),
+        }
+    }
+}
+
+/// What the client is about to do.
+#[derive(Debug)]
+enum Event {
+    /// Run a shell command line.
+    Shell(String),
+    /// Read, write or search the files named (paths and glob patterns), the relative ones from
+    /// `base` (the directory the tool searches, or the working directory).
+    Files { names: Vec<String>, base: PathBuf },
+}
+
+/// The decision, separated from stdin for tests.
+pub fn decide(agent: Agent, input: &[u8], context: &Context) -> Verdict {
     let deny = |reason: String| Verdict { deny: Some(reason) };
-    let command = match command_of(agent, input) {
-        Ok(command) => command,
+    let (event, cwd) = match event_of(agent, input, &context.cwd) {
+        Ok(event) => event,
         Err(why) => return deny(invalid_input(&why)),
     };
-    let registry = match registry() {
-        Ok(registry) => registry,
-        Err(_) => {
-            return deny(
-                "Torii's hook cannot load the installed providers, so it denies every shell \
-                 command until that is fixed. Ask the human to run `torii provider list` in a \
-                 terminal to see why."
-                    .to_string(),
-            );
-        }
-    };
-    if registry.is_empty() {
-        return Verdict { deny: None };
+    if let Err(error) = std::fs::read_dir(&context.root) {
+        return deny(format!(
+            "Torii's hook guards the config root {}, which cannot be read ({error}), so it \
+             denies every command until the human restores it or removes the hook with \
+             `torii agent uninstall {} --hook` in a terminal.",
+            context.root.display(),
+            agent.name()
+        ));
     }
-    let guard = shell_guard::Guard::new(registry.iter().map(|p| p.config().command.clone()));
-    match guard.check(&command) {
-        Ok(None) => Verdict { deny: None },
+    match event {
+        Event::Shell(command) => shell(&command, &cwd, context),
+        Event::Files { names, base } => {
+            let bases = [cwd, base];
+            let reaches = names.iter().any(|name| {
+                bases
+                    .iter()
+                    .any(|base| context.paths.file_reaches(name, base))
+            });
+            if reaches {
+                deny(root_denied(&context.root))
+            } else {
+                Verdict { deny: None }
+            }
+        }
+    }
+}
+
+fn shell(command: &str, cwd: &Path, context: &Context) -> Verdict {
+    let deny = |reason: String| Verdict { deny: Some(reason) };
+    let Ok(registry) = Registry::load(&context.root) else {
+        return deny(
+            "Torii's hook cannot load the installed providers, so it denies every shell \
+             command until that is fixed. Ask the human to run `torii provider list` in a \
+             terminal to see why."
+                .to_string(),
+        );
+    };
+    let guard = context.executables.iter().fold(
+        shell_guard::Guard::new(registry.iter().map(|p| p.config().command.clone())),
+        |guard, name| guard.gated(name, super::human_only::blocked),
+    );
+    let inspection = guard.inspect(shell_guard::Shell::Posix, command);
+    match inspection.verdict {
+        Ok(Some(hit)) if is_torii(&hit, context) => deny(human_only_denied()),
         Ok(Some(hit)) => deny(blocked(&registry, &hit.program)),
         Err(error) => deny(format!(
             "Torii's hook denied this shell command: {error}. Write the program name literally, \
              and run installed providers' executables through their Torii MCP tools."
         )),
+        Ok(None) => {
+            let bases = context.paths.shell_bases(&inspection.words, cwd);
+            if inspection
+                .words
+                .iter()
+                .any(|word| context.paths.word_reaches(word, &bases))
+            {
+                deny(root_denied(&context.root))
+            } else {
+                Verdict { deny: None }
+            }
+        }
     }
+}
+
+fn is_torii(hit: &shell_guard::Hit, context: &Context) -> bool {
+    shell_guard::Guard::new(&context.executables)
+        .programs()
+        .any(|name| name == hit.program)
+}
+
+fn human_only_denied() -> String {
+    "Torii's hook denied this `torii` command: commands that change leases, targets, policy, \
+     providers, sessions or agent integrations are the human's. Ask the human to run it in \
+     their own terminal. This shell may run the read-only ones: `torii doctor`, \
+     `torii target list|status|show`, `torii policy show|check`, `torii provider list`, \
+     `torii agent list|status`."
+        .to_string()
+}
+
+fn root_denied(root: &Path) -> String {
+    format!(
+        "Torii's hook denied this: it names Torii's configuration ({}), which only the human \
+         reads and changes. Call the Torii MCP tools (`torii_policy` shows the policy), or ask \
+         the human.",
+        root.display()
+    )
 }
 
 fn invalid_input(why: &str) -> String {
     format!("Torii's hook could not read the command it was asked about ({why}), so it denies it.")
 }
 
-/// The command line the client is about to run, from the client's hook input.
-fn command_of(agent: Agent, input: &[u8]) -> Result<String, String> {
+/// Input members that hold a path, a directory or a glob pattern in the clients' file tools
+/// (Claude Code, Gemini CLI, Codex's `view_image`).
+const PATH_MEMBERS: &[&str] = &[
+    "file_path",
+    "notebook_path",
+    "path",
+    "dir_path",
+    "include",
+    "include_pattern",
+    "glob",
+];
+
+/// Input members that hold the directory a search tool starts from.
+const DIRECTORY_MEMBERS: &[&str] = &["path", "dir_path"];
+
+/// Tools whose `pattern` is a glob over file names (in the other search tools it is a regular
+/// expression over their content).
+const GLOB_TOOLS: &[&str] = &["Glob", "glob"];
+
+/// The event the client is about to run, and its working directory (`cwd` when the client
+/// gives none).
+fn event_of(agent: Agent, input: &[u8], cwd: &Path) -> Result<(Event, PathBuf), String> {
     let value: Value =
         serde_json::from_slice(input).map_err(|error| format!("not JSON: {error}"))?;
-    let pointers: &[&str] = match agent {
-        Agent::Cursor => &["/command"],
-        Agent::Antigravity => &["/toolCall/args/CommandLine"],
-        _ => &["/tool_input/command"],
+    let cwd = match value.get("cwd") {
+        Some(Value::String(dir)) if !dir.is_empty() => cwd.join(dir),
+        _ => cwd.to_path_buf(),
     };
-    for pointer in pointers {
-        match value.pointer(pointer) {
-            Some(Value::String(command)) => return Ok(command.clone()),
-            // An argument vector (`["bash", "-lc", "…"]`): the shell words, re-quoted.
-            Some(Value::Array(words)) => {
-                let words: Option<Vec<&str>> = words.iter().map(Value::as_str).collect();
-                let words = words.ok_or("the command array holds a non-string")?;
-                return Ok(words
-                    .iter()
-                    .map(|word| super::clients::shell_quote(word))
-                    .collect::<Vec<_>>()
-                    .join(" "));
+    let pointer = match agent {
+        Agent::Cursor => "/command",
+        Agent::Antigravity => "/toolCall/args/CommandLine",
+        _ => "/tool_input/command",
+    };
+    if value.get("tool_name").and_then(Value::as_str) == Some("apply_patch") {
+        // Codex's patch tool: the files are named inside the patch text.
+        let patch = value
+            .pointer("/tool_input/command")
+            .and_then(Value::as_str)
+            .ok_or("`tool_input.command` of apply_patch is not a string")?;
+        let names = patch_files(patch);
+        return Ok((
+            Event::Files {
+                names,
+                base: cwd.clone(),
+            },
+            cwd,
+        ));
+    }
+    if let Some(command) = value.pointer(pointer) {
+        return Ok((Event::Shell(shell_line(pointer, command)?), cwd));
+    }
+    let (Some(Value::String(tool)), Some(Value::Object(input))) =
+        (value.get("tool_name"), value.get("tool_input"))
+    else {
+        return Err(format!("no `{}` field", pointer.trim_start_matches('/')));
+    };
+    let mut names = Vec::new();
+    let members = PATH_MEMBERS
+        .iter()
+        .chain(GLOB_TOOLS.contains(&tool.as_str()).then_some(&"pattern"));
+    for member in members {
+        match input.get(*member) {
+            None | Some(Value::Null) => {}
+            Some(Value::String(name)) => names.push(name.clone()),
+            Some(Value::Array(items)) => {
+                for item in items {
+                    let name = item
+                        .as_str()
+                        .ok_or_else(|| format!("`tool_input.{member}` holds a non-string"))?;
+                    names.push(name.to_string());
+                }
             }
-            Some(_) => return Err(format!("`{pointer}` is not a string")),
-            None => {}
+            Some(_) => return Err(format!("`tool_input.{member}` is not a string")),
         }
     }
-    Err(format!(
-        "no `{}` field",
-        pointers[0].trim_start_matches('/')
-    ))
+    let base = DIRECTORY_MEMBERS
+        .iter()
+        .find_map(|member| input.get(*member)?.as_str())
+        .map_or_else(|| cwd.clone(), |dir| cwd.join(dir));
+    Ok((Event::Files { names, base }, cwd))
+}
+
+/// The files a Codex patch adds, updates, deletes or moves to.
+fn patch_files(patch: &str) -> Vec<String> {
+    const HEADERS: &[&str] = &[
+        "*** Add File:",
+        "*** Update File:",
+        "*** Delete File:",
+        "*** Move to:",
+    ];
+    patch
+        .lines()
+        .filter_map(|line| {
+            let line = line.trim_start();
+            HEADERS
+                .iter()
+                .find_map(|header| line.strip_prefix(header))
+                .map(|name| name.trim().to_string())
+        })
+        .collect()
+}
+
+/// The command line in a client's shell event: a string, or an argument vector
+/// (`["bash", "-lc", "…"]`) given back as shell words, re-quoted.
+fn shell_line(pointer: &str, command: &Value) -> Result<String, String> {
+    match command {
+        Value::String(command) => Ok(command.clone()),
+        Value::Array(words) => {
+            let words: Option<Vec<&str>> = words.iter().map(Value::as_str).collect();
+            let words = words.ok_or("the command array holds a non-string")?;
+            Ok(words
+                .iter()
+                .map(|word| super::clients::shell_quote(word))
+                .collect::<Vec<_>>()
+                .join(" "))
+        }
+        _ => Err(format!("`{pointer}` is not a string")),
+    }
 }
 
 /// The agent-facing reason: which tool to call instead, and how.

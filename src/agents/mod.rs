@@ -7,7 +7,9 @@ mod client_file;
 pub mod clients;
 mod document;
 pub mod hook;
+mod human_only;
 mod integration;
+mod root_paths;
 mod state;
 
 pub use clients::{Agent, Locations, Pinned};

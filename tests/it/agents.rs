@@ -358,7 +358,7 @@ fn install_from_a_cargo_build_warns_that_the_entry_points_into_target() {
 
 fn claude_hook(setup: &Setup) -> Value {
     json!({
-        "matcher": "Bash",
+        "matcher": "Bash|Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep",
         "hooks": [{"type": "command", "command": format!(
             "{} __hook claude --config-dir {}", setup.exe(), setup.root_dir())}],
     })

@@ -135,7 +135,7 @@ async fn an_inactive_alias_is_activated_by_replace_in_the_lease_window() {
             ),
         );
     }
-    root.torii()
+    root.torii_at_terminal()
         .args(["target", "activate", "kube", "hml", "--for", "5"])
         .assert()
         .success();

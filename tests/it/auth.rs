@@ -364,7 +364,7 @@ fn probed_root(expect: &str, probe_body: &str) -> (Root, FakeCli, FakeCli) {
     );
     let kube = FakeCli::new(&root, "kube", "echo profile=$IDP_PROFILE");
     let probe = FakeCli::new(&root, "idp-whoami", probe_body);
-    root.torii()
+    root.torii_at_terminal()
         .args(["target", "activate", "kube", "lab", "--for", "5"])
         .assert()
         .success();

@@ -528,7 +528,7 @@ fn profile_lab() -> AwsLab {
             .success();
     }
     for (alias, extra) in [("prod", None), ("other", Some("--add"))] {
-        root.torii()
+        root.torii_at_terminal()
             .args(["target", "activate", "aws_profile", alias, "--for", "5"])
             .args(extra)
             .assert()

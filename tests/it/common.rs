@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+#[cfg(unix)]
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 /// A fresh, empty Torii config root, removed on drop, with sibling directories: `outside` for
@@ -71,6 +73,18 @@ impl Root {
     }
 
     /// The real `torii` binary with `TORII_CONFIG_DIR` pointing at this root and no GUI.
+    /// `torii` as a person at a terminal runs it: for the commands only a human may run, which
+    /// refuse a standard input that is not a terminal.
+    pub fn torii_at_terminal(&self) -> assert_cmd::Command {
+        let mut command = at_terminal(&assert_cmd::cargo::cargo_bin("torii"));
+        command
+            .env("TORII_CONFIG_DIR", &self.root)
+            .env("TORII_NO_GUI", "1")
+            .env("TORII_LANG", "en")
+            .current_dir(&self.work);
+        assert_cmd::Command::from_std(command)
+    }
+
     pub fn torii(&self) -> assert_cmd::Command {
         let mut command = assert_cmd::Command::cargo_bin("torii").expect("torii binary");
         command
@@ -212,4 +226,26 @@ pub fn which(program: &str) -> Option<PathBuf> {
     std::env::split_paths(&std::env::var_os("PATH")?)
         .map(|dir| dir.join(program))
         .find(|path| path.is_file())
+}
+
+/// A command that runs `program` (with the arguments added to it) with a new pseudo-terminal
+/// on its standard input, as in a person's terminal session. The terminal's other side stays
+/// open until the test process ends. (`sh` opens the terminal: a test's command pipes its
+/// standard input.)
+#[cfg(unix)]
+pub fn at_terminal(program: &Path) -> std::process::Command {
+    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
+    static KEPT_OPEN: std::sync::Mutex<Vec<std::os::fd::OwnedFd>> =
+        std::sync::Mutex::new(Vec::new());
+    let leader = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).expect("openpt");
+    grantpt(&leader).expect("grantpt");
+    unlockpt(&leader).expect("unlockpt");
+    let follower = ptsname(&leader, Vec::new()).expect("ptsname");
+    KEPT_OPEN.lock().unwrap().push(leader);
+    let mut command = std::process::Command::new("sh");
+    command
+        .args(["-c", r#"terminal=$0; exec "$@" < "$terminal""#])
+        .arg(std::ffi::OsStr::from_bytes(follower.as_bytes()))
+        .arg(program);
+    command
 }

@@ -99,7 +99,7 @@ fn lab_with(rules: &str, identity: &str, extra: [&[&str]; 2]) -> Lab {
             .success();
     }
     for (alias, extra) in [("lab_a", None), ("lab_b", Some("--add"))] {
-        root.torii()
+        root.torii_at_terminal()
             .args(["target", "activate", "kubectl", alias, "--for", "5"])
             .args(extra)
             .assert()

@@ -95,7 +95,7 @@ impl Case {
 
     fn activate(&self, alias: &str, add: bool) {
         self.root
-            .torii()
+            .torii_at_terminal()
             .args(["target", "activate", "kubectl", alias, "--for", "30"])
             .args(add.then_some("--add"))
             .assert()

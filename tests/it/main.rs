@@ -17,6 +17,8 @@ mod capture;
 mod cli;
 mod common;
 mod confinement;
+#[cfg(unix)]
+mod control_plane;
 mod demo;
 #[cfg(unix)]
 mod docs_console;

@@ -51,7 +51,7 @@ fn setup(validate: Option<&str>) -> Setup {
 }
 
 fn activate(root: &Root, alias: &str, extra: &[&str]) {
-    root.torii()
+    root.torii_at_terminal()
         .args(["target", "activate", "kube", alias, "--for", "5"])
         .args(extra)
         .assert()
@@ -361,7 +361,7 @@ async fn an_aws_profile_validator_sees_the_bound_profile_and_no_ambient_credenti
             seen.display()
         ),
     );
-    root.torii()
+    root.torii_at_terminal()
         .args(["target", "activate", "awsp", "dev", "--for", "5"])
         .assert()
         .success();

@@ -364,7 +364,7 @@ fn list_and_show_print_the_binding_and_the_lease() {
     ] {
         assert!(shown.contains(needle), "{needle:?} in {shown}");
     }
-    root.torii()
+    root.torii_at_terminal()
         .args(["target", "activate", "kubectl", "dev", "--for", "90"])
         .assert()
         .success();
@@ -404,7 +404,7 @@ fn activate_defaults_to_default_target_minutes_and_audits_only_the_alias() {
     let root = kubectl_root();
     root.write("settings.yaml", "default_target_minutes: 7\n");
     let before = torii::leases::unix_now().unwrap();
-    root.torii()
+    root.torii_at_terminal()
         .args(["target", "activate", "kubectl", "dev"])
         .assert()
         .success()
@@ -428,11 +428,33 @@ fn activate_defaults_to_default_target_minutes_and_audits_only_the_alias() {
     assert!(!log.contains("ctx-a") && !log.contains("sha256"), "{log}");
 }
 
+/// An agent's shell tool runs commands with no terminal on their standard input; a lease is
+/// the human's decision (regression: the agent's shell granted itself 24 hours on `prod`).
+#[test]
+fn activate_refuses_without_a_terminal_and_grants_nothing() {
+    let root = kubectl_root();
+    for stdin in ["null", "pipe"] {
+        let mut command = root.torii();
+        command.args(["target", "activate", "kubectl", "dev", "--for", "1440"]);
+        if stdin == "null" {
+            command.pipe_stdin("/dev/null").unwrap();
+        } else {
+            command.write_stdin("y\n");
+        }
+        command
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("only a person at a terminal"));
+    }
+    assert!(!root.path().join(STATE).exists());
+    assert!(audit(&root).is_empty());
+}
+
 #[test]
 fn activate_refuses_0_and_1441_minutes_and_writes_nothing() {
     let root = kubectl_root();
     for minutes in ["0", "1441", "-5", "ten"] {
-        root.torii()
+        root.torii_at_terminal()
             .args(["target", "activate", "kubectl", "dev"])
             .arg(format!("--for={minutes}"))
             .assert()
@@ -444,7 +466,7 @@ fn activate_refuses_0_and_1441_minutes_and_writes_nothing() {
     assert!(audit(&root).is_empty());
     // A settings value out of range is refused by settings.yaml itself.
     root.write("settings.yaml", "default_target_minutes: 1441\n");
-    root.torii()
+    root.torii_at_terminal()
         .args(["target", "activate", "kubectl", "dev"])
         .assert()
         .code(1)
@@ -455,11 +477,11 @@ fn activate_refuses_0_and_1441_minutes_and_writes_nothing() {
 #[test]
 fn activate_replaces_by_default_and_add_keeps_the_others_with_a_warning() {
     let root = kubectl_root();
-    root.torii()
+    root.torii_at_terminal()
         .args(["target", "activate", "kubectl", "dev", "--for", "30"])
         .assert()
         .success();
-    root.torii()
+    root.torii_at_terminal()
         .args([
             "target", "activate", "kubectl", "hml", "--for", "20", "--add",
         ])
@@ -474,7 +496,7 @@ fn activate_replaces_by_default_and_add_keeps_the_others_with_a_warning() {
     assert!(rows[0].starts_with("dev ") && rows[0].ends_with("active"));
     assert!(rows[1].starts_with("hml ") && rows[1].ends_with("active"));
 
-    root.torii()
+    root.torii_at_terminal()
         .args(["target", "activate", "kubectl", "hml", "--for", "5"])
         .assert()
         .success();
@@ -505,11 +527,11 @@ fn status_is_read_only_and_marks_a_lease_whose_target_yaml_changed() {
         "status wrote a state file"
     );
 
-    root.torii()
+    root.torii_at_terminal()
         .args(["target", "activate", "kubectl", "dev", "--for", "30"])
         .assert()
         .success();
-    root.torii()
+    root.torii_at_terminal()
         .args([
             "target", "activate", "kubectl", "hml", "--for", "30", "--add",
         ])
@@ -537,7 +559,7 @@ fn status_is_read_only_and_marks_a_lease_whose_target_yaml_changed() {
 #[test]
 fn clear_rewrites_a_corrupt_state_file_and_touches_nothing_else() {
     let root = kubectl_root();
-    root.torii()
+    root.torii_at_terminal()
         .args(["target", "activate", "kubectl", "dev", "--for", "30"])
         .assert()
         .success();
@@ -574,7 +596,7 @@ fn clear_rewrites_a_corrupt_state_file_and_touches_nothing_else() {
 #[test]
 fn remove_needs_force_then_revokes_the_lease_and_deletes_the_alias() {
     let root = kubectl_root();
-    root.torii()
+    root.torii_at_terminal()
         .args(["target", "activate", "kubectl", "dev", "--for", "30"])
         .assert()
         .success();

@@ -921,6 +921,19 @@ impl Analyzer<'_> {
         })
     }
 
+    /// Whether `hit` names a gated program whose gate does not block these arguments.
+    fn gate_lets_through(&self, hit: &Hit, args: &[Arg]) -> bool {
+        let Some(gate) = self
+            .guard
+            .lookup(&names::normalize(&hit.program))
+            .and_then(|p| p.gate)
+        else {
+            return false;
+        };
+        let args: Vec<Option<String>> = args.iter().map(Arg::known).collect();
+        !gate(&args)
+    }
+
     /// Which program a command word starts: a hit, its normalised name, or `None` when it
     /// cannot be known (the error is recorded).
     fn resolve(&mut self, arg: &Arg) -> Option<Result<Hit, String>> {
@@ -978,6 +991,9 @@ impl Analyzer<'_> {
         }
         let key = match self.resolve(first) {
             None => return ControlFlow::Continue(()),
+            Some(Ok(hit)) if self.gate_lets_through(&hit, from(args, 1)) => {
+                return ControlFlow::Continue(());
+            }
             Some(Ok(hit)) => return self.found(hit),
             Some(Err(key)) => key,
         };

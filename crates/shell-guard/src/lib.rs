@@ -151,12 +151,38 @@ pub struct Guard {
     programs: Vec<Protected>,
 }
 
+/// Whether one use of a gated program is blocked, decided from its arguments (the words after
+/// the program's own word), each `None` when it is computed as the line runs.
+pub type Gate = fn(&[Option<String>]) -> bool;
+
 #[derive(Clone, Debug)]
 struct Protected {
     /// Compared with a command word's normalised name.
     key: String,
     /// Reported in a [`Hit`].
     name: String,
+    /// `None`: every use is a hit.
+    gate: Option<Gate>,
+}
+
+/// One word of a command line, as the walk met it: command names, arguments, assignment
+/// values and redirection targets, in every command the line holds (nested command strings
+/// included).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Word {
+    /// The word as written, quotes and expansions included.
+    pub written: String,
+    /// Its value after quote removal when nothing in it is computed; glob characters stay.
+    pub value: Option<String>,
+}
+
+/// What [`Guard::inspect`] found in a command line.
+#[derive(Clone, Debug)]
+pub struct Inspection {
+    /// What [`Guard::check_as`] answers.
+    pub verdict: Result<Option<Hit>, GuardError>,
+    /// The words the walk met before it stopped (it stops at a hit).
+    pub words: Vec<Word>,
 }
 
 /// A protected program that the command line would start.
@@ -229,9 +255,31 @@ impl Guard {
             if key.is_empty() || list.iter().any(|p| p.key == key) {
                 continue;
             }
-            list.push(Protected { key, name });
+            list.push(Protected {
+                key,
+                name,
+                gate: None,
+            });
         }
         Guard { programs: list }
+    }
+
+    /// Adds `program`, a hit only when `blocked` says so of its arguments. The gate sees the
+    /// arguments of a command the guard reads whole (`torii doctor`, also behind wrappers such
+    /// as `env` or `sh -c`); where it cannot (an operand of a package runner, a script given to
+    /// an interpreter) every use is a hit. A program already protected stays ungated.
+    #[must_use]
+    pub fn gated(mut self, program: &str, blocked: Gate) -> Guard {
+        let name = names::display_name(program);
+        let key = names::normalize(&name);
+        if !key.is_empty() && self.lookup(&key).is_none() {
+            self.programs.push(Protected {
+                key,
+                name,
+                gate: Some(blocked),
+            });
+        }
+        self
     }
 
     /// The protected programs' names, as they are reported in a [`Hit`].
@@ -263,6 +311,28 @@ impl Guard {
             });
         }
         walk::Analyzer::new(self).run(shell, script)
+    }
+
+    /// [`Guard::check_as`], and every word the walk met: for a caller that also looks at what
+    /// the words name (paths, for instance). Unlike [`Guard::check_as`], a guard protecting
+    /// nothing still walks the line.
+    pub fn inspect(&self, shell: Shell, script: &str) -> Inspection {
+        if script.len() > MAX_SCRIPT_BYTES {
+            return Inspection {
+                verdict: Err(GuardError::TooLong {
+                    len: script.len(),
+                    limit: MAX_SCRIPT_BYTES,
+                }),
+                words: Vec::new(),
+            };
+        }
+        let analyzer = walk::Analyzer::new(self).collecting_words();
+        let words = analyzer.words();
+        let verdict = analyzer.run(shell, script);
+        Inspection {
+            verdict,
+            words: words.take(),
+        }
     }
 
     /// The protected program whose normalised name is `key`.

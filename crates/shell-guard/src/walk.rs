@@ -1,6 +1,6 @@
 //! The walk over a parsed program: every command, word, redirection and nested command text.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::ops::ControlFlow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
@@ -10,7 +10,7 @@ use brush_parser::{ParserOptions, Token};
 
 use crate::foreign::Dialect;
 use crate::word::{self, Arg, Piece};
-use crate::{Guard, GuardError, Hit, MAX_NESTING, MAX_SCRIPT_BYTES, Shell};
+use crate::{Guard, GuardError, Hit, MAX_NESTING, MAX_SCRIPT_BYTES, Shell, Word};
 
 /// `Break` once a protected program is found: the walk stops there.
 pub(crate) type Flow = ControlFlow<()>;
@@ -57,6 +57,8 @@ pub(crate) struct Analyzer<'g> {
     heredocs: usize,
     /// The text of the program being walked.
     source: String,
+    /// Every word met, shared with the analyses this one starts; `None`: not collected.
+    words: Option<Rc<RefCell<Vec<Word>>>>,
 }
 
 impl<'g> Analyzer<'g> {
@@ -68,7 +70,19 @@ impl<'g> Analyzer<'g> {
             parses: Rc::new(Cell::new(MAX_PARSES)),
             heredocs: 0,
             source: String::new(),
+            words: None,
         }
+    }
+
+    /// This analysis, keeping every word it meets.
+    pub(crate) fn collecting_words(mut self) -> Analyzer<'g> {
+        self.words = Some(Rc::default());
+        self
+    }
+
+    /// Where the words are kept (empty when they are not collected).
+    pub(crate) fn words(&self) -> Rc<RefCell<Vec<Word>>> {
+        self.words.clone().unwrap_or_default()
     }
 
     /// A separate analysis (whose errors will not count) sharing this one's budget.
@@ -80,6 +94,7 @@ impl<'g> Analyzer<'g> {
             parses: Rc::clone(&self.parses),
             heredocs: 0,
             source: String::new(),
+            words: self.words.clone(),
         }
     }
 
@@ -595,6 +610,12 @@ impl<'g> Analyzer<'g> {
     pub(crate) fn word(&mut self, w: &ast::Word, d: usize) -> ControlFlow<(), Option<Arg>> {
         match word::scan_word(&w.value) {
             Ok((arg, nested)) => {
+                if let Some(words) = &self.words {
+                    words.borrow_mut().push(Word {
+                        written: w.value.clone(),
+                        value: arg.value(),
+                    });
+                }
                 for text in nested {
                     self.script(&text, d + 1, &Stdin::Inherit)?;
                 }

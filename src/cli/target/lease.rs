@@ -16,6 +16,11 @@ pub fn activate(
     minutes: Option<LeaseMinutes>,
     add: bool,
 ) -> Result<(), CliError> {
+    // A lease is the human's decision: an agent's shell tool, a pipe or a script has no
+    // terminal on its standard input.
+    if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        return Err(super::TargetCliError::ActivateNeedsTerminal.into());
+    }
     let minutes = match minutes {
         Some(minutes) => minutes,
         None => LeaseMinutes::new(Settings::load(&root.settings_file())?.default_target_minutes)?,

@@ -24,6 +24,8 @@ use super::{CliError, TargetCommand};
 /// argument at fault, as clap does.
 #[derive(Debug, thiserror::Error)]
 pub enum TargetCliError {
+    #[error("{}", crate::tr!("cli-target-activate-needs-terminal"))]
+    ActivateNeedsTerminal,
     #[error("{}", crate::tr!("cli-target-unknown-tool", tool = .tool.as_str()))]
     UnknownTool { tool: String },
     #[error("{}", crate::tr!("cli-target-not-target-aware", tool = .tool.as_str(), config = .config.display().to_string()))]

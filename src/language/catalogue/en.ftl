@@ -234,6 +234,7 @@ cli-doctor-problems = doctor found { $count ->
 cli-unknown-provider = no installed provider { $key } (installed: { $installed })
 cli-not-target-aware = { $tool } is not target-aware, so it has no target { $alias }
 cli-unknown-target = { $tool } has no target { $alias } (configured: { $configured })
+cli-target-activate-needs-terminal = `torii target activate` grants the agent access to a target, so only a person at a terminal may run it: its standard input is not a terminal (an agent's shell tool, a pipe or a script). Run it yourself in a terminal.
 cli-target-unknown-tool = <TOOL>: no installed provider publishes the tool `{ $tool }` (see `torii provider list`)
 cli-target-not-target-aware = <TOOL>: `{ $tool }` is not target-aware: { $config } has no field `targeting`
 cli-target-unknown-alias = <ALIAS>: `{ $tool }` has no target `{ $alias }` (see `torii target list { $tool }`)

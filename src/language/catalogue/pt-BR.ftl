@@ -240,6 +240,7 @@ cli-doctor-problems = o doctor encontrou { $count ->
 cli-unknown-provider = não há provider instalado chamado { $key } (instalados: { $installed })
 cli-not-target-aware = { $tool } não é target-aware, então não tem o target { $alias }
 cli-unknown-target = { $tool } não tem o target { $alias } (configurados: { $configured })
+cli-target-activate-needs-terminal = `torii target activate` dá ao agente acesso a um target, por isso só uma pessoa num terminal pode executá-lo: a entrada padrão não é um terminal (a ferramenta de shell de um agente, um pipe ou um script). Execute-o você mesmo num terminal.
 cli-target-unknown-tool = <TOOL>: nenhum provider instalado publica a tool `{ $tool }` (veja `torii provider list`)
 cli-target-not-target-aware = <TOOL>: `{ $tool }` não é target-aware: { $config } não tem o campo `targeting`
 cli-target-unknown-alias = <ALIAS>: `{ $tool }` não tem o target `{ $alias }` (veja `torii target list { $tool }`)
