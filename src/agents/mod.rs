@@ -14,4 +14,4 @@ mod state;
 
 pub use clients::{Agent, Locations, Pinned};
 pub use integration::{AgentError, Install, Standing, StatusLine, Uninstall, status};
-pub use state::{AgentState, load as recorded};
+pub use state::{AgentState, load as recorded, managed_files};

@@ -95,6 +95,21 @@ pub fn load(root: &Path, agent: Agent) -> Result<Option<AgentState>, StateError>
         .map_err(|source| StateError::Invalid { path, source })
 }
 
+/// Every client file Torii manages for any agent, as recorded under `<root>/agents/`: the
+/// MCP entries and hooks that decide which executable and root a client starts. A state file
+/// that cannot be read adds nothing (`doctor` reports it).
+pub fn managed_files(root: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = Agent::ALL
+        .into_iter()
+        .filter_map(|agent| load(root, agent).ok().flatten())
+        .flat_map(|state| state.mcp.into_iter().chain(state.hook))
+        .map(|managed| managed.file)
+        .collect();
+    files.sort();
+    files.dedup();
+    files
+}
+
 /// Stores `state`, or deletes the file when nothing is managed any more.
 pub fn store(root: &Path, agent: Agent, state: &AgentState) -> Result<(), StateError> {
     let path = state_file(root, agent);

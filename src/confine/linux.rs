@@ -16,7 +16,10 @@
 //!   kept elsewhere is Torii's too);
 //! - **read-only**: every `PATH` directory and the directory of the Torii executable, which
 //!   children may read and execute from but not change: a program planted there would run the
-//!   next time Torii, or another CLI, resolves its command.
+//!   next time Torii, or another CLI, resolves its command; and every agent configuration file
+//!   Torii manages (`~/.claude.json`, `~/.gemini/settings.json`, …, as recorded under
+//!   `<root>/agents/`), which would otherwise let a child choose the executable, the root or
+//!   the hook the client starts next time.
 //!
 //! Symbolic links never get a rule (the rule would land on their target); what they point to
 //! is covered where it really lives.

@@ -1,7 +1,9 @@
 //! Child confinement: no provider child (the command, a validator, an identity probe, a
 //! preflight) can read or write anything under the config root, where Torii keeps the policy,
 //! grants, leases and collected credentials, nor change the directories programs are run from
-//! (`PATH`, Torii's own). The rest of the file system stays as the user has it.
+//! (`PATH`, Torii's own) or the agents' configuration files Torii manages (which name the
+//! executable and root each client starts). The rest of the file system stays as the user has
+//! it.
 //!
 //! Every provider command is prepared by [`Confinement::prepare`] before it is spawned: its
 //! child restricts itself just before it runs the program, so the restriction holds for its
@@ -195,7 +197,8 @@ impl Confinement {
         self.inner.rules.get_or_init(|| {
             let root = &self.inner.root;
             let absolute = std::path::absolute(root).unwrap_or_else(|_| root.clone());
-            let read_only = programs::read_only_dirs(&self.inner.programs);
+            let mut read_only = programs::read_only_dirs(&self.inner.programs);
+            read_only.extend(crate::agents::managed_files(&absolute));
             let rules = linux::Rules::new(linux::Boundary::new(&absolute, &read_only));
             if rules.incomplete() {
                 crate::console::progress(&format!(

@@ -573,3 +573,60 @@ async fn the_demo_git_refuses_file_writing_options_before_git_runs() {
     assert_eq!(read(&policy), before);
     assert_eq!(read(&git_config), config_before);
 }
+
+/// A child that rewrote `~/.claude.json` would choose the executable and root Claude Code
+/// starts next time (regression: the files were writable). The agents' files Torii manages
+/// are read-only for children; the rest of the home stays writable.
+#[tokio::test]
+#[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
+async fn a_child_cannot_rewrite_the_agents_configuration() {
+    let root = root_with_tok();
+    let home = root.outside().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    root.torii()
+        .env("HOME", &home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .args(["agent", "install", "claude", "--hook"])
+        .assert()
+        .success();
+    let entry = home.join(".claude.json");
+    let settings = home.join(".claude/settings.json");
+    let (entry_before, settings_before) = (read(&entry), read(&settings));
+    assert!(entry_before.contains("torii"), "{entry_before}");
+    assert!(
+        settings_before.contains("__hook claude"),
+        "{settings_before}"
+    );
+    let elsewhere = home.join("notes.txt");
+    std::fs::write(&elsewhere, "").unwrap();
+    let cli = FakeCli::new(
+        &root,
+        "tok",
+        &format!(
+            "echo '{{}}' > '{entry}' || echo entry-refused; \
+             echo '{{}}' > '{settings}' || echo settings-refused; \
+             echo written > '{elsewhere}'",
+            entry = entry.display(),
+            settings = settings.display(),
+            elsewhere = elsewhere.display(),
+        ),
+    );
+    let client = mcp_client::start(
+        &root,
+        &[
+            ("PATH", cli.path_env()),
+            ("HOME", home.clone().into_os_string()),
+        ],
+    )
+    .await;
+    let (result, _) = client.call("tok", json!({"args": ["run"]})).await;
+    client.close().await;
+    let stdout = result["execution"]["stdout"].as_str().unwrap_or_default();
+    assert!(
+        stdout.contains("entry-refused") && stdout.contains("settings-refused"),
+        "{result}"
+    );
+    assert_eq!(read(&entry), entry_before);
+    assert_eq!(read(&settings), settings_before);
+    assert_eq!(read(&elsewhere), "written\n");
+}
