@@ -84,6 +84,10 @@ enum Kind {
     /// A script interpreter: a script named like a protected program is that program (many
     /// CLIs are scripts: `python3 /usr/bin/aws`, `bash ~/.asdf/shims/kubectl`).
     Interpreter,
+    /// Python, whose `-m MODULE` runs a CLI too (`python -m awscli` is `aws`).
+    Python,
+    /// `compgen -C CMD` and `complete -C CMD` run a command.
+    Completion,
     InvokeExpression,
     /// Options this crate does not model: every argument naming a protected program counts.
     AnyProgram,
@@ -875,9 +879,21 @@ fn kind(key: &str) -> Option<Kind> {
         "rsync" => Kind::Rsync,
         "at" | "batch" => Kind::At,
         "crontab" => Kind::Crontab,
-        "node" | "nodejs" | "perl" | "ruby" | "php" | "lua" | "luajit" | "pypy" | "pypy3"
-        | "rscript" | "tclsh" => Kind::Interpreter,
-        k if k.starts_with("python") => Kind::Interpreter,
+        "node" | "nodejs" | "perl" | "ruby" | "php" | "lua" | "luajit" | "rscript" | "tclsh" => {
+            Kind::Interpreter
+        }
+        k if k.starts_with("python") || k.starts_with("pypy") => Kind::Python,
+        "compgen" | "complete" => Kind::Completion,
+        // Debuggers, profilers, sandboxes and launchers whose options are not modelled: every
+        // argument naming a protected program counts.
+        "gdb" | "lldb" | "valgrind" | "perf" | "rr" | "heaptrack" | "fakeroot" | "fakechroot"
+        | "prlimit" | "setarch" | "linux32" | "linux64" | "xvfb-run" | "ssh-agent"
+        | "dbus-run-session" | "dbus-launch" | "eatmydata" | "catchsegv" | "faketime"
+        | "numactl" | "cgexec" | "systemd-inhibit" | "firejail" | "bwrap" | "proot" | "schroot"
+        | "sshpass" | "dumb-init" | "tini" | "chpst" | "daemonize" | "rlwrap" | "entr"
+        | "chronic" | "ifne" | "torify" | "tsocks" | "cpulimit" | "trickle" | "nocache"
+        | "with-contenv" | "s6-setsid" | "setpriv" | "capsh" | "sem" | "lckdo" => Kind::AnyProgram,
+        "hyperfine" => Kind::AnyScript,
         "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye" | "pixi" | "devbox" | "conda"
         | "mamba" | "micromamba" | "pipx" => Kind::Runner(&["run"]),
         "bundle" | "asdf" | "rbenv" | "pyenv" | "nodenv" | "goenv" | "direnv" => {
@@ -1373,6 +1389,34 @@ impl Analyzer<'_> {
                     _ => continue_,
                 }
             }
+            Kind::Python => self.python(program, args),
+            Kind::Completion => {
+                // `-C` takes a command: a cluster ending in it, or it with the value attached.
+                let mut i = 1;
+                while let Some(arg) = args.get(i) {
+                    let Some(value) = arg.known() else {
+                        i += 1;
+                        continue;
+                    };
+                    if let Some(cluster) = value.strip_prefix('-')
+                        && let Some(at) = cluster.find('C')
+                        && !cluster.starts_with('-')
+                    {
+                        let attached = &cluster[at + 1..];
+                        let command = if attached.is_empty() {
+                            args.get(i + 1).and_then(Arg::known)
+                        } else {
+                            Some(attached.to_owned())
+                        };
+                        match command {
+                            Some(command) => self.hits_only(&command, ctx.depth + 1)?,
+                            None => self.fail(opaque(program, "the command of -C is computed")),
+                        }
+                    }
+                    i += 1;
+                }
+                continue_
+            }
             Kind::InvokeExpression => {
                 let rest: Vec<Arg> = from(args, 1)
                     .iter()
@@ -1750,6 +1794,99 @@ impl Analyzer<'_> {
     }
 
     /// A script run by an interpreter: a hit when it is named like a protected program.
+    /// `python [options] (SCRIPT | -m MODULE | -c CODE) …`: a script or a module that is a
+    /// protected program counts (inline code is not analysed).
+    fn python(&mut self, program: &str, args: &[Arg]) -> Flow {
+        let mut i = 1;
+        while let Some(arg) = args.get(i) {
+            let Some(value) = arg.known() else {
+                // One computed word is the script (`"$HOME/x.py"`); field splitting could make
+                // it options and a module.
+                if arg.splits() {
+                    self.fail(opaque(program, "its options are computed"));
+                    return ControlFlow::Continue(());
+                }
+                return self.script_name(arg);
+            };
+            if value == "--" {
+                return match args.get(i + 1) {
+                    Some(script) => self.script_name(script),
+                    None => ControlFlow::Continue(()),
+                };
+            }
+            if !value.starts_with('-') || value == "-" {
+                return self.script_name(arg);
+            }
+            if value.starts_with("--") {
+                i += if value == "--check-hash-based-pycs" {
+                    2
+                } else {
+                    1
+                };
+                continue;
+            }
+            let cluster = &value[1..];
+            let mut next = i + 1;
+            for (at, letter) in cluster.char_indices() {
+                if !matches!(letter, 'c' | 'm' | 'W' | 'X') {
+                    continue;
+                }
+                let attached = &cluster[at + 1..];
+                let (option_value, after) = if attached.is_empty() {
+                    (args.get(i + 1).map(Arg::known), i + 2)
+                } else {
+                    (Some(Some(attached.to_owned())), i + 1)
+                };
+                match letter {
+                    // Inline code is a documented limit.
+                    'c' => return ControlFlow::Continue(()),
+                    'm' => return self.python_module(program, option_value, from(args, after)),
+                    _ => next = after,
+                }
+                break;
+            }
+            i = next;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// `python -m MODULE ARGS`: a module that is a protected program's CLI counts; `runpy` runs
+    /// the module its first argument names.
+    fn python_module(
+        &mut self,
+        program: &str,
+        module: Option<Option<String>>,
+        rest: &[Arg],
+    ) -> Flow {
+        /// Python modules that are an infrastructure CLI, and the program they are.
+        const MODULES: &[(&str, &str)] = &[
+            ("awscli", "aws"),
+            ("azure.cli", "az"),
+            ("snowflake.cli", "snow"),
+            ("googlecloudsdk", "gcloud"),
+        ];
+        let Some(Some(module)) = module else {
+            self.fail(opaque(program, "the module it runs is computed"));
+            return ControlFlow::Continue(());
+        };
+        if module == "runpy" {
+            return self.python_module(program, rest.first().map(Arg::known), from(rest, 1));
+        }
+        let package = module.split('.').next().unwrap_or_default();
+        let named = MODULES
+            .iter()
+            .filter(|(name, _)| module == *name || module.starts_with(&format!("{name}.")))
+            .map(|(_, cli)| *cli)
+            .chain(std::iter::once(package));
+        for cli in named {
+            if let Some(mut hit) = self.protected(cli) {
+                hit.word = format!("-m {module}");
+                return self.found(hit);
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
     fn script_name(&mut self, script: &Arg) -> Flow {
         let name = script.known().or_else(|| script.tail());
         match name.and_then(|n| self.protected(&n)) {

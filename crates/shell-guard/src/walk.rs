@@ -466,6 +466,20 @@ impl<'g> Analyzer<'g> {
             "TERMINAL",
             "SHELL",
         ];
+        if name.starts_with("BASH_FUNC_") {
+            // bash imports `BASH_FUNC_f%%=() { …; }` from its environment as the function `f`,
+            // which a later `bash -c f` runs.
+            return match value.value() {
+                Some(body) => self.hits_only(&format!("f {body}"), d + 1),
+                None => {
+                    self.fail(GuardError::Opaque {
+                        program: name.to_owned(),
+                        reason: "an exported function's body is computed",
+                    });
+                    ControlFlow::Continue(())
+                }
+            };
+        }
         if !VARIABLES.contains(&name) {
             return ControlFlow::Continue(());
         }
