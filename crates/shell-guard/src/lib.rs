@@ -51,7 +51,8 @@
 //! `watch`, `find -exec`/`-execdir`/`-ok`/`-okdir`, `fd -x`/`-X`, `busybox`, `toybox`, `stdbuf`,
 //! `setsid`, `chroot`, `chrt`, `taskset`, `flock`, `strace`, `ltrace`, `unshare`, `nsenter`,
 //! `su -c`, `runuser`, `sg`, `script -c`, `unbuffer`, `caffeinate`, `proxychains`, `torsocks`,
-//! `winpty`, `wsl`, `repeat`, `nocorrect`, `noglob`, `-`, `call`, `hash -p`. Their own options are skipped
+//! `winpty`, `wsl`, `repeat`, `nocorrect`, `noglob`, `-`, `call`, `hash -p`, `compgen -C`,
+//! `complete -C`. Their own options are skipped
 //! by a table of the options each one has (clusters, attached values, unique prefixes of long
 //! options); an option not in the table is an error, since it might take a value.
 //!
@@ -65,10 +66,14 @@
 //! pagers, editors and helpers, `ssh -o ProxyCommand=`, `rsync -e`, strings given to `tmux`,
 //! `screen` and `parallel`, and stored values that bash would expand later (`x='a[$(…)]'`).
 //! A script named like a protected program, run by a shell or an interpreter (`bash
-//! ~/.asdf/shims/kubectl`, `python3 /usr/bin/aws`), is that program. Package runners and
+//! ~/.asdf/shims/kubectl`, `python3 /usr/bin/aws`), is that program, and so is a Python module
+//! that is a known CLI (`python -m awscli`, `-m runpy awscli`, `-m azure.cli`), as are functions
+//! exported through the environment (`env 'BASH_FUNC_f%%=() { …; }' bash -c f`). Package runners and
 //! credential injectors (`uv run`, `npx`, `bundle exec`, `aws-vault exec`, `op run`, …),
-//! `start`, `Start-Process`, `runas` and `open` take options this crate does not model: there
-//! every argument naming a protected program counts.
+//! `start`, `Start-Process`, `runas` and `open`, and debuggers, profilers, sandboxes and
+//! launchers (`gdb --args`, `valgrind`, `perf`, `ssh-agent`, `fakeroot`, `prlimit`, `setarch`,
+//! `xvfb-run`, `firejail`, `bwrap`, …) take options this crate does not model: there every
+//! argument naming a protected program counts.
 //!
 //! PowerShell and cmd text (in `pwsh -Command`, `cmd /c`, or a whole line given to
 //! [`Guard::check_as`]) is not parsed with a real grammar: it is split into commands on `;`,
