@@ -365,6 +365,35 @@ fn blocked(registry: &Registry, program: &str) -> String {
     )
 }
 
+/// What the hook sees in `agent`'s tools and what it cannot, for `agent status` and `doctor`;
+/// `None` for a client without a hook event.
+pub fn coverage(agent: Agent) -> Option<String> {
+    let (tools, files) = match agent {
+        Agent::Claude => (
+            "Bash, Read, Write, Edit, MultiEdit, NotebookEdit, Glob, Grep",
+            true,
+        ),
+        Agent::Gemini => (
+            "run_shell_command, read_file, write_file, replace, read_many_files, glob, \
+             grep_search, list_directory",
+            true,
+        ),
+        Agent::Codex => ("Bash (exec_command), apply_patch, view_image", true),
+        Agent::Cursor => ("beforeShellExecution", false),
+        Agent::Antigravity => ("run_command", false),
+        Agent::Opencode | Agent::Copilot | Agent::CopilotCli | Agent::Pi => return None,
+    };
+    Some(if files {
+        crate::tr!("agent-hook-coverage", tools = tools)
+    } else {
+        crate::tr!(
+            "agent-hook-coverage-shell-only",
+            tools = tools,
+            client = agent.client()
+        )
+    })
+}
+
 /// The client's own deny format; `None` when there is nothing to say.
 pub fn answer(agent: Agent, verdict: &Verdict) -> Option<Value> {
     let Some(reason) = verdict.deny.as_ref() else {
@@ -391,4 +420,27 @@ pub fn answer(agent: Agent, verdict: &Verdict) -> Option<Value> {
             json!({"decision": "deny", "reason": reason})
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_client_with_a_hook_says_what_it_covers() {
+        for agent in Agent::ALL {
+            assert_eq!(
+                coverage(agent).is_some(),
+                agent.hook_event().is_some(),
+                "{agent:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_codex_patch_names_its_files() {
+        let patch = "*** Begin Patch\n*** Add File: a.txt\n+x\n*** Update File: b/c.rs\n\
+                     *** Move to: d.rs\n@@\n-y\n*** Delete File: e\n*** End Patch\n";
+        assert_eq!(patch_files(patch), ["a.txt", "b/c.rs", "d.rs", "e"]);
+    }
 }

@@ -196,5 +196,8 @@ fn status(agent: Agent, at: &Locations, root: &ConfigRoot) -> Result<(), CliErro
         };
         console::data(&format!("{:<5}  {text}", line.part));
     }
+    if let Some(coverage) = agents::hook::coverage(agent) {
+        console::data(&format!("{:<5}  {coverage}", "guard"));
+    }
     Ok(())
 }

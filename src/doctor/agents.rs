@@ -106,7 +106,11 @@ fn judge(agent: Agent, state: &AgentState, pinned: &Pinned, line: &StatusLine) -
             install(true),
         ),
         ("hook", Standing::Managed) => {
-            Finding::ok(crate::tr!("doctor-agent-hook", name = name, file = file))
+            let mut text = crate::tr!("doctor-agent-hook", name = name, file = file);
+            if let Some(coverage) = agents::hook::coverage(agent) {
+                text = format!("{text}: {coverage}");
+            }
+            Finding::ok(text)
         }
         ("hook", Standing::ManagedStale) => Finding::warning(
             crate::tr!("doctor-agent-hook-stale", name = name, file = file),

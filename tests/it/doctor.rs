@@ -106,6 +106,10 @@ fn a_healthy_installation_has_no_problem() {
     assert!(has(&report, "ok", "its 2 examples pass"), "{report}");
     assert!(has(&report, "ok", "config root is owner-only"), "{report}");
     assert!(has(&report, "ok", "claude: shell hook in"), "{report}");
+    assert!(
+        has(&report, "ok", "the hook guards Bash, Read, Write, Edit"),
+        "{report}"
+    );
     assert!(has(&report, "ok", "TORII_NO_GUI is set"), "{report}");
     // The test binary is a cargo build, and clients pinned to it break on `cargo clean`.
     assert!(has(&report, "warning", "starts a cargo build"), "{report}");
