@@ -8,6 +8,10 @@ the client sent back to the model as the tool result.
 
 Usage:
     model_standin.py --command "kubectl get pods" --log /tmp/requests.jsonl [--exit-on-stdin-eof]
+                     [--tool Write --input '{"file_path": "/x", "content": "y"}']
+
+With --tool, the model calls that tool (when the request offers it; Anthropic and Gemini APIs)
+with the --input arguments instead of the shell tool.
 
 It binds 127.0.0.1 on an ephemeral port, prints `PORT <n>` as the first stdout line (flushed),
 then serves until it gets SIGTERM/SIGINT, or, with --exit-on-stdin-eof, until its stdin closes
@@ -132,24 +136,23 @@ def anthropic_has_tool_result(body):
     return False
 
 
-def anthropic_shell_tool(body):
-    for tool in body.get("tools") or []:
-        if isinstance(tool, dict) and tool.get("name") == "Bash":
-            return tool
-    return None
+def anthropic_offers(body, name):
+    return any(isinstance(tool, dict) and tool.get("name") == name
+               for tool in body.get("tools") or [])
 
 
-def anthropic_plan(body, command):
+def anthropic_plan(body, command, call=None):
     """(reply kind, content blocks, stop_reason)"""
     if anthropic_has_tool_result(body):
         return "done", [{"type": "text", "text": "done"}], "end_turn"
-    tool = anthropic_shell_tool(body)
-    if tool is not None:
+    name, arguments = call or ("Bash", {"command": command,
+                                        "description": "Run the requested command"})
+    if anthropic_offers(body, name):
         block = {
             "type": "tool_use",
             "id": new_id("toolu_"),
-            "name": "Bash",
-            "input": {"command": command, "description": "Run the requested command"},
+            "name": name,
+            "input": arguments,
         }
         return "tool_call", [block], "tool_use"
     fmt = body.get("output_format") or body.get("output_config", {}).get("format")
@@ -215,22 +218,20 @@ def gemini_has_function_response(body):
     return False
 
 
-def gemini_shell_tool(body):
-    for tool in body.get("tools") or []:
-        for decl in (tool or {}).get("functionDeclarations") or []:
-            if decl.get("name") == "run_shell_command":
-                return decl
-    return None
+def gemini_offers(body, name):
+    return any(decl.get("name") == name
+               for tool in body.get("tools") or []
+               for decl in (tool or {}).get("functionDeclarations") or [])
 
 
-def gemini_plan(body, command):
+def gemini_plan(body, command, call=None):
     """(reply kind, parts)"""
     if gemini_has_function_response(body):
         return "done", [{"text": "done"}]
-    if gemini_shell_tool(body) is not None:
-        call = {"name": "run_shell_command",
-                "args": {"command": command, "description": "Run the requested command"}}
-        return "tool_call", [{"functionCall": call}]
+    name, arguments = call or ("run_shell_command", {"command": command,
+                                                     "description": "Run the requested command"})
+    if gemini_offers(body, name):
+        return "tool_call", [{"functionCall": {"name": name, "args": arguments}}]
     config = body.get("generationConfig") or body.get("config") or {}
     schema = config.get("responseJsonSchema") or config.get("responseSchema")
     if config.get("responseMimeType") == "application/json" or schema:
@@ -499,7 +500,7 @@ class Handler(BaseHTTPRequestHandler):
             return None
 
     def anthropic(self, body, command):
-        kind, blocks, stop = anthropic_plan(body, command)
+        kind, blocks, stop = anthropic_plan(body, command, self.server.tool_call)
         self.record(body, "anthropic", kind, 200)
         msg = anthropic_message(body, blocks, stop)
         if body.get("stream"):
@@ -517,7 +518,7 @@ class Handler(BaseHTTPRequestHandler):
             self.record(body, "gemini", "not_found", 404)
             return self.send(404, {"error": {"code": 404, "status": "NOT_FOUND",
                                              "message": "model stand-in: no method " + method}})
-        kind, parts = gemini_plan(body, command)
+        kind, parts = gemini_plan(body, command, self.server.tool_call)
         self.record(body, "gemini", kind, 200)
         resp = gemini_response(model, parts)
         if method == "streamGenerateContent":
@@ -540,6 +541,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--command", required=True,
                         help="shell command the fake model asks the agent to run")
+    parser.add_argument("--tool", help="call this tool instead of the shell (Anthropic and "
+                        "Gemini APIs), with --input as its arguments")
+    parser.add_argument("--input", default="{}", help="the JSON arguments of --tool")
     parser.add_argument("--log", help="append one JSON line per received request to this file")
     parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default 0: ephemeral)")
     parser.add_argument("--exit-on-stdin-eof", action="store_true",
@@ -550,6 +554,7 @@ def main():
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True
     server.shell_command = args.command
+    server.tool_call = (args.tool, json.loads(args.input)) if args.tool else None
     server.verbose = args.verbose
     server.log_lock = threading.Lock()
     server.log_file = open(args.log, "a", encoding="utf-8") if args.log else None

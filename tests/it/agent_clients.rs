@@ -7,7 +7,9 @@
 //!   their model API (`tests/e2e/model_standin.py`) that asks their shell tool to run
 //!   `kubectl get pods`: the client runs Torii's hook, the fake `kubectl` never starts, and the
 //!   stand-in receives Torii's deny reason as the tool result. The same turn without the hook
-//!   runs the fake `kubectl`, so the test cannot pass by the client never trying.
+//!   runs the fake `kubectl`, so the test cannot pass by the client never trying;
+//! - with `--hook`, Claude Code and Gemini CLI refuse their own shell `torii target activate …`
+//!   and their own file tool writing the policy, and the model reads why.
 
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
@@ -249,6 +251,11 @@ struct Standin {
 
 impl Standin {
     fn start(scene: &Scene, name: &str) -> Self {
+        Self::start_with(scene, name, &["--command", "kubectl get pods"])
+    }
+
+    /// A stand-in started with these arguments (`--command`, or `--tool` and `--input`).
+    fn start_with(scene: &Scene, name: &str, args: &[&str]) -> Self {
         let log = scene
             .setup
             .root
@@ -257,7 +264,8 @@ impl Standin {
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/model_standin.py");
         let mut child = Command::new("python3")
             .arg(script)
-            .args(["--command", "kubectl get pods", "--log"])
+            .args(args)
+            .arg("--log")
             .arg(&log)
             .stdout(Stdio::piped())
             .stdin(Stdio::null())
@@ -374,6 +382,132 @@ fn claude_code_runs_the_hook_and_the_model_gets_the_deny_reason() {
                     "--allowedTools",
                     "Bash",
                 ]);
+            command
+        },
+    );
+}
+
+/// The control plane through the agent's own tools (issue 33): the model asks the shell for
+/// `torii target activate …` and a file tool to write the provider's `rules.yaml` (the root is
+/// one of the client's workspace directories, so only the hook stands in the way). Both are
+/// refused with a reason that sends the agent to the human, and nothing in the root changes.
+fn prove_control_plane_refused(
+    scene: &Scene,
+    name: &str,
+    write_tool: (&str, serde_json::Value),
+    turn: impl Fn(&Standin) -> Command,
+) {
+    let rules = scene.setup.root.path().join("providers/kubectl/rules.yaml");
+    let before = read(&rules);
+    let (tool, input) = write_tool;
+    let input = input.to_string();
+    for (what, args, reason) in [
+        (
+            "shell",
+            vec!["--command", "torii target activate kubectl prod --for 1440"],
+            "are the human's",
+        ),
+        (
+            tool,
+            vec!["--command", "true", "--tool", tool, "--input", &input],
+            "names Torii's configuration",
+        ),
+    ] {
+        let standin = Standin::start_with(scene, &format!("{name}-{what}"), &args);
+        let (out, err) = run(turn(&standin), &format!("{name} {what}"));
+        standin.assert_turn(&format!("{name} {what}: {out}\n{err}"));
+        let requests = standin.requests();
+        assert!(
+            requests.contains(reason) && requests.contains("Torii's hook denied"),
+            "{name} {what}: the hook's reason never reached the model\n{requests}\n{out}\n{err}"
+        );
+    }
+    assert_eq!(read(&rules), before, "{name}: rules.yaml changed");
+    assert!(
+        !scene
+            .setup
+            .root
+            .path()
+            .join("providers/kubectl/targets")
+            .exists(),
+        "{name}: a target appeared"
+    );
+}
+
+#[test]
+#[ignore = "needs the agent CLIs from npm; run by ./scripts/test.sh"]
+fn claude_code_cannot_reach_the_control_plane_through_its_own_tools() {
+    let modules = agent_cli_modules();
+    let scene = Scene::new(&modules);
+    let config = scene.setup.home.join(".claude");
+    std::fs::create_dir_all(&config).unwrap();
+    scene.torii(
+        &["agent", "install", "claude", "--hook"],
+        &[("CLAUDE_CONFIG_DIR", &config)],
+    );
+    let root = scene.setup.root_dir();
+    // A policy for a new target: Claude Code refuses to overwrite a file it has not read
+    // before any hook runs, so the attack that needs the hook is writing a new one.
+    let rules = format!("{root}/providers/kubectl/targets/prod/rules.yaml");
+    prove_control_plane_refused(
+        &scene,
+        "claude",
+        (
+            "Write",
+            serde_json::json!({"file_path": rules, "content": "accept: [delete]\n"}),
+        ),
+        |standin| {
+            let mut command = scene.client("claude");
+            command
+                .env("CLAUDE_CONFIG_DIR", &config)
+                .env("ANTHROPIC_BASE_URL", standin.url())
+                .env("ANTHROPIC_API_KEY", "fake")
+                .env("DISABLE_TELEMETRY", "1")
+                .env("DISABLE_AUTOUPDATER", "1")
+                .env("DISABLE_ERROR_REPORTING", "1")
+                .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+                .env("CLAUDE_CODE_MAX_RETRIES", "0")
+                .args([
+                    "-p",
+                    "run it",
+                    "--output-format",
+                    "json",
+                    "--add-dir",
+                    &root,
+                ])
+                .args(["--allowedTools", "Bash", "Write"]);
+            command
+        },
+    );
+}
+
+#[test]
+#[ignore = "needs the agent CLIs from npm; run by ./scripts/test.sh"]
+fn gemini_cli_cannot_reach_the_control_plane_through_its_own_tools() {
+    let modules = agent_cli_modules();
+    let scene = Scene::new(&modules);
+    let gemini = scene.setup.home.join(".gemini");
+    std::fs::create_dir_all(&gemini).unwrap();
+    std::fs::write(gemini.join("settings.json"), GEMINI_SETTINGS).unwrap();
+    trust_gemini_folder(&scene);
+    scene.torii(&["agent", "install", "gemini", "--hook"], &[]);
+    let root = scene.setup.root_dir();
+    let rules = format!("{root}/providers/kubectl/rules.yaml");
+    prove_control_plane_refused(
+        &scene,
+        "gemini",
+        (
+            "write_file",
+            serde_json::json!({"file_path": rules, "content": "accept: [delete]\n"}),
+        ),
+        |standin| {
+            let mut command = scene.client("gemini");
+            command
+                .env("GEMINI_CLI_NO_RELAUNCH", "true")
+                .env("GOOGLE_GEMINI_BASE_URL", standin.url())
+                .env("GEMINI_API_KEY", "fake")
+                .args(["-p", "run it", "--yolo", "-o", "json"])
+                .args(["--include-directories", &root]);
             command
         },
     );
