@@ -109,9 +109,14 @@ impl Context {
 enum Event {
     /// Run a shell command line.
     Shell(String),
-    /// Read, write or search the files named (paths and glob patterns), the relative ones from
-    /// `base` (the directory the tool searches, or the working directory).
-    Files { names: Vec<String>, base: PathBuf },
+    /// Read, write or search the files named (paths and glob patterns of files to read), the
+    /// relative ones from `base` (the directory the tool searches, or the working directory);
+    /// `listed` are globs of names a tool only lists (`Glob`'s `pattern`).
+    Files {
+        names: Vec<String>,
+        listed: Vec<String>,
+        base: PathBuf,
+    },
 }
 
 /// The decision, separated from stdin for tests.
@@ -132,12 +137,19 @@ pub fn decide(agent: Agent, input: &[u8], context: &Context) -> Verdict {
     }
     match event {
         Event::Shell(command) => shell(&command, &cwd, context),
-        Event::Files { names, base } => {
+        Event::Files {
+            names,
+            listed,
+            base,
+        } => {
             let bases = [cwd, base];
-            let reaches = names.iter().any(|name| {
-                bases
+            let reaches = bases.iter().any(|base| {
+                names
                     .iter()
-                    .any(|base| context.paths.file_reaches(name, base))
+                    .any(|name| context.paths.file_reaches(name, base))
+                    || listed
+                        .iter()
+                        .any(|pattern| context.paths.names_reach(pattern, base))
             });
             if reaches {
                 deny(root_denied(&context.root))
@@ -171,7 +183,7 @@ fn shell(command: &str, cwd: &Path, context: &Context) -> Verdict {
              and run installed providers' executables through their Torii MCP tools."
         )),
         Ok(None) => {
-            let bases = context.paths.shell_bases(&inspection.words, cwd);
+            let bases = context.paths.shell_bases(&inspection.commands, cwd);
             if inspection
                 .words
                 .iter()
@@ -213,23 +225,27 @@ fn invalid_input(why: &str) -> String {
     format!("Torii's hook could not read the command it was asked about ({why}), so it denies it.")
 }
 
-/// Input members that hold a path, a directory or a glob pattern in the clients' file tools
-/// (Claude Code, Gemini CLI, Codex's `view_image`).
+/// Input members that hold a path, a directory or a glob of files to read in the clients'
+/// file tools (Claude Code, Gemini CLI and its older parameter names, Codex's `view_image`).
 const PATH_MEMBERS: &[&str] = &[
     "file_path",
     "notebook_path",
+    "absolute_path",
     "path",
+    "paths",
     "dir_path",
+    "directory",
     "include",
     "include_pattern",
     "glob",
 ];
 
-/// Input members that hold the directory a search tool starts from.
-const DIRECTORY_MEMBERS: &[&str] = &["path", "dir_path"];
+/// Input members that hold the directory a tool works in: where a search starts, where a
+/// shell command runs (Gemini CLI's `dir_path`, Codex's `workdir`).
+const DIRECTORY_MEMBERS: &[&str] = &["path", "dir_path", "directory", "workdir"];
 
-/// Tools whose `pattern` is a glob over file names (in the other search tools it is a regular
-/// expression over their content).
+/// Tools whose `pattern` is a glob of names to list (in the other search tools it is a regular
+/// expression over the files' content).
 const GLOB_TOOLS: &[&str] = &["Glob", "glob"];
 
 /// The event the client is about to run, and its working directory (`cwd` when the client
@@ -256,24 +272,34 @@ fn event_of(agent: Agent, input: &[u8], cwd: &Path) -> Result<(Event, PathBuf), 
         return Ok((
             Event::Files {
                 names,
+                listed: Vec::new(),
                 base: cwd.clone(),
             },
             cwd,
         ));
     }
+    let input = value.get("tool_input").and_then(Value::as_object);
+    let base = input
+        .and_then(|input| {
+            DIRECTORY_MEMBERS
+                .iter()
+                .find_map(|member| input.get(*member)?.as_str())
+        })
+        .map_or_else(|| cwd.clone(), |dir| cwd.join(dir));
     if let Some(command) = value.pointer(pointer) {
-        return Ok((Event::Shell(shell_line(pointer, command)?), cwd));
+        return Ok((Event::Shell(shell_line(pointer, command)?), base));
     }
-    let (Some(Value::String(tool)), Some(Value::Object(input))) =
-        (value.get("tool_name"), value.get("tool_input"))
-    else {
+    let (Some(Value::String(tool)), Some(input)) = (value.get("tool_name"), input) else {
         return Err(format!("no `{}` field", pointer.trim_start_matches('/')));
     };
+    let listed = match input.get("pattern") {
+        Some(Value::String(pattern)) if GLOB_TOOLS.contains(&tool.as_str()) => {
+            vec![pattern.clone()]
+        }
+        _ => Vec::new(),
+    };
     let mut names = Vec::new();
-    let members = PATH_MEMBERS
-        .iter()
-        .chain(GLOB_TOOLS.contains(&tool.as_str()).then_some(&"pattern"));
-    for member in members {
+    for member in PATH_MEMBERS {
         match input.get(*member) {
             None | Some(Value::Null) => {}
             Some(Value::String(name)) => names.push(name.clone()),
@@ -288,11 +314,14 @@ fn event_of(agent: Agent, input: &[u8], cwd: &Path) -> Result<(Event, PathBuf), 
             Some(_) => return Err(format!("`tool_input.{member}` is not a string")),
         }
     }
-    let base = DIRECTORY_MEMBERS
-        .iter()
-        .find_map(|member| input.get(*member)?.as_str())
-        .map_or_else(|| cwd.clone(), |dir| cwd.join(dir));
-    Ok((Event::Files { names, base }, cwd))
+    Ok((
+        Event::Files {
+            names,
+            listed,
+            base,
+        },
+        cwd,
+    ))
 }
 
 /// The files a Codex patch adds, updates, deletes or moves to.

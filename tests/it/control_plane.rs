@@ -4,7 +4,8 @@
 //!
 //! The layout is a user's: the root is reached from the home directory as `~/.config/torii`
 //! (a link to the test's root, so both spellings count), the agent works in `~/project`, and
-//! `~/elsewhere` is a link into the root that an agent could have found.
+//! `~/elsewhere` is a link into the root that an agent could have found, and `~/project/sub`
+//! a link whose `..` is the home directory.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -130,7 +131,33 @@ const SHELL: &[(Expect, &str)] = &[
     (Root, "git -C ~/.config/torii log"),
     (Root, "vi ~/.config/torii/providers/kubectl/rules.yaml"),
     (Root, "python3 -c 'import sys' --file={root}/settings.yaml"),
+    // Found by attacking the first version of this guard.
+    (Root, "cd; cat .config/torii/providers/kubectl/rules.yaml"),
+    (Root, "cd -L && cat .config/torii/grants"),
+    (Root, "cat sub/../.config/torii/grants"),
+    (Root, "cat ~+/../.config/torii/grants"),
+    (Root, "cat \"${HOME%/}/.config/torii/grants\""),
+    (Root, "cat $PWD/../.config/torii/grants"),
+    (Root, "cat $HOME/.config/$'torii'/grants"),
+    (Root, "cat ~/{zzz,.config/torii}/grants"),
+    (Root, "cat ~/.confi[g]/torii/grants ~/.con[]f]ig/x"),
+    (
+        Root,
+        "xargs cat <<EOF\n{root}/providers/kubectl/rules.yaml\nEOF",
+    ),
+    (
+        Root,
+        "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: ../.config/torii/providers/kubectl/rules.yaml\n@@\n-a\n+b\n*** End Patch\nEOF",
+    ),
+    (
+        Root,
+        "python3 -c \"import os; print(os.listdir('{root}'))\"",
+    ),
     // Everything else passes.
+    (Allow, "ls ~/*"),
+    (Allow, "du -sh ~/*"),
+    (Allow, "ls /tmp/**"),
+    (Allow, "cd .. && ls *"),
     (Allow, "ls"),
     (Allow, "ls -la ~"),
     (Allow, "ls /"),
@@ -236,6 +263,30 @@ fn file_events() -> Vec<(Expect, &'static str, &'static str, Value)> {
             json!({"pattern": "torii", "path": "src"}),
         ),
         (Allow, "claude", "Glob", json!({"pattern": "**/*.rs"})),
+        (
+            Allow,
+            "claude",
+            "Glob",
+            json!({"pattern": "*", "path": "{home}"}),
+        ),
+        (
+            Root,
+            "claude",
+            "Glob",
+            json!({"pattern": "{.config/torii,zzz}/*", "path": "{home}"}),
+        ),
+        (
+            Root,
+            "gemini",
+            "read_file",
+            json!({"absolute_path": "{root}/settings.yaml"}),
+        ),
+        (
+            Root,
+            "gemini",
+            "run_shell_command",
+            json!({"command": "cat grants", "dir_path": "{root}"}),
+        ),
         // Gemini CLI: relative paths, `dir_path`, globs in `include`.
         (
             Root,
@@ -338,6 +389,9 @@ impl Layout {
         std::os::unix::fs::symlink(&real, setup.home.join("elsewhere")).unwrap();
         let project = setup.home.join("project");
         std::fs::create_dir_all(project.join("src")).unwrap();
+        // `sub/..` is the home directory for the kernel, the project for a lexical reading.
+        std::fs::create_dir_all(setup.home.join("a")).unwrap();
+        std::os::unix::fs::symlink(setup.home.join("a"), project.join("sub")).unwrap();
         std::fs::write(project.join("README.md"), "hello\n").unwrap();
         Layout {
             setup,

@@ -186,8 +186,11 @@ pub struct Word {
 pub struct Inspection {
     /// What [`Guard::check_as`] answers.
     pub verdict: Result<Option<Hit>, GuardError>,
-    /// The words the walk met before it stopped (it stops at a hit).
+    /// The words the walk met before it stopped (it stops at a hit): command names,
+    /// arguments, assignment values, redirection targets and here-document bodies.
     pub words: Vec<Word>,
+    /// The words of each simple command met, in order (`cd DIR` is `["cd", "DIR"]`).
+    pub commands: Vec<Vec<Word>>,
 }
 
 /// A protected program that the command line would start.
@@ -329,14 +332,17 @@ impl Guard {
                     limit: MAX_SCRIPT_BYTES,
                 }),
                 words: Vec::new(),
+                commands: Vec::new(),
             };
         }
         let analyzer = walk::Analyzer::new(self).collecting_words();
-        let words = analyzer.words();
+        let collected = analyzer.collected();
         let verdict = analyzer.run(shell, script);
+        let collected = collected.take();
         Inspection {
             verdict,
-            words: words.take(),
+            words: collected.words,
+            commands: collected.commands,
         }
     }
 

@@ -46,6 +46,15 @@ pub(crate) enum Stdin {
     Text(Arg),
 }
 
+/// What an inspection keeps of the walk.
+#[derive(Debug, Default)]
+pub(crate) struct Collected {
+    /// Every word, here-document bodies included.
+    pub(crate) words: Vec<Word>,
+    /// The words of each simple command, in order.
+    pub(crate) commands: Vec<Vec<Word>>,
+}
+
 /// Collects the first hit and the first error of a walk.
 pub(crate) struct Analyzer<'g> {
     pub(crate) guard: &'g Guard,
@@ -58,7 +67,7 @@ pub(crate) struct Analyzer<'g> {
     /// The text of the program being walked.
     source: String,
     /// Every word met, shared with the analyses this one starts; `None`: not collected.
-    words: Option<Rc<RefCell<Vec<Word>>>>,
+    collected: Option<Rc<RefCell<Collected>>>,
 }
 
 impl<'g> Analyzer<'g> {
@@ -70,19 +79,25 @@ impl<'g> Analyzer<'g> {
             parses: Rc::new(Cell::new(MAX_PARSES)),
             heredocs: 0,
             source: String::new(),
-            words: None,
+            collected: None,
         }
     }
 
     /// This analysis, keeping every word it meets.
     pub(crate) fn collecting_words(mut self) -> Analyzer<'g> {
-        self.words = Some(Rc::default());
+        self.collected = Some(Rc::default());
         self
     }
 
     /// Where the words are kept (empty when they are not collected).
-    pub(crate) fn words(&self) -> Rc<RefCell<Vec<Word>>> {
-        self.words.clone().unwrap_or_default()
+    pub(crate) fn collected(&self) -> Rc<RefCell<Collected>> {
+        self.collected.clone().unwrap_or_default()
+    }
+
+    fn collect(&self, add: impl FnOnce(&mut Collected)) {
+        if let Some(collected) = &self.collected {
+            add(&mut collected.borrow_mut());
+        }
     }
 
     /// A separate analysis (whose errors will not count) sharing this one's budget.
@@ -94,7 +109,7 @@ impl<'g> Analyzer<'g> {
             parses: Rc::clone(&self.parses),
             heredocs: 0,
             source: String::new(),
-            words: self.words.clone(),
+            collected: self.collected.clone(),
         }
     }
 
@@ -354,6 +369,16 @@ impl<'g> Analyzer<'g> {
         {
             args.insert(0, Arg::literal("time"));
         }
+        self.collect(|c| {
+            c.commands.push(
+                args.iter()
+                    .map(|arg| Word {
+                        written: arg.raw.clone(),
+                        value: arg.value(),
+                    })
+                    .collect(),
+            );
+        });
         let ctx = crate::argv::Ctx {
             depth: d,
             stdin: input,
@@ -588,6 +613,12 @@ impl<'g> Analyzer<'g> {
                     raw: body.clone(),
                     pieces,
                 };
+                self.collect(|c| {
+                    c.words.push(Word {
+                        written: body.clone(),
+                        value: text.value(),
+                    });
+                });
                 ControlFlow::Continue(if fd.unwrap_or(0) == 0 {
                     Stdin::Text(text)
                 } else {
@@ -624,12 +655,12 @@ impl<'g> Analyzer<'g> {
     pub(crate) fn word(&mut self, w: &ast::Word, d: usize) -> ControlFlow<(), Option<Arg>> {
         match word::scan_word(&w.value) {
             Ok((arg, nested)) => {
-                if let Some(words) = &self.words {
-                    words.borrow_mut().push(Word {
+                self.collect(|c| {
+                    c.words.push(Word {
                         written: w.value.clone(),
                         value: arg.value(),
                     });
-                }
+                });
                 for text in nested {
                     self.script(&text, d + 1, &Stdin::Inherit)?;
                 }
