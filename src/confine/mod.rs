@@ -21,6 +21,15 @@ mod programs;
 #[cfg(target_os = "linux")]
 mod sys;
 
+/// Keeps what the child of `command` leaves running inside its own process tree (Linux; a
+/// no-op elsewhere): see `sys.rs`.
+pub fn keep_orphans_in_tree(command: &mut std::process::Command) {
+    #[cfg(target_os = "linux")]
+    sys::reap_orphans_before_exec(command);
+    #[cfg(not(target_os = "linux"))]
+    let _ = command;
+}
+
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

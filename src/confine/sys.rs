@@ -1,4 +1,4 @@
-//! The only unsafe code in Torii: restricting a child between `fork` and `exec`.
+//! The only unsafe code in Torii: what a child does to itself between `fork` and `exec`.
 //!
 //! Each child must get a Landlock domain of its own. A domain shared with a thread of Torii's
 //! would let the child reach that thread (`/proc/<torii>/task/<tid>/mem` is allowed within one
@@ -28,6 +28,25 @@ pub(super) fn restrict_before_exec(command: &mut std::process::Command, ruleset:
                 return Err(std::io::Error::last_os_error());
             }
             if libc::syscall(libc::SYS_landlock_restrict_self, ruleset, 0) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Makes the child of `command` the reaper of its own orphans before it executes the program:
+/// a process its descendants leave behind (a double fork, `setsid`) is re-parented to the
+/// child instead of to init, so while the child lives its whole tree stays under it, where a
+/// timeout or a cancellation finds and ends it. The setting survives `exec`.
+pub(crate) fn reap_orphans_before_exec(command: &mut std::process::Command) {
+    // SAFETY: the closure runs in the forked child before `exec`, where only
+    // async-signal-safe functions may be called. It makes one raw system call (`prctl`) with
+    // plain integer arguments, allocates nothing, takes no lock and touches no memory but its
+    // own stack.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0 {
                 return Err(std::io::Error::last_os_error());
             }
             Ok(())

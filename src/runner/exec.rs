@@ -133,6 +133,9 @@ fn build_command(launch: &Launch) -> Result<Command, RunError> {
     // Its own process group, so that stopping the call stops what it started too.
     #[cfg(unix)]
     command.process_group(0);
+    // And what leaves the group (`setsid`, a double fork) stays in its tree, where stopping
+    // the call finds it.
+    crate::confine::keep_orphans_in_tree(command.as_std_mut());
     command
         .env_clear()
         .envs(inherited_env().iter().map(|(name, value)| (name, value)));

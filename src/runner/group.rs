@@ -1,9 +1,13 @@
-//! The process group of one provider child: the child and everything it starts (unless that
-//! leaves the group on purpose, with `setsid` or `setpgid`).
+//! The processes of one provider child: its process group, and on Linux every descendant.
 //!
 //! Each child is started as the leader of a new group, so that stopping a call stops its
-//! grandchildren too (`kubectl` plugins, `aws` credential helpers, a `sh -c` pipeline). The
-//! group is killed when its [`ProcessGroup`] is dropped before the call finished: the call was
+//! grandchildren too (`kubectl` plugins, `aws` credential helpers, a `sh -c` pipeline). A
+//! process that leaves the group (`setsid`, `setpgid`) is still the child's descendant: on
+//! Linux the child reaps its own orphans (see `confine::keep_orphans_in_tree`), so while it
+//! lives its whole tree stays under it, and stopping the call signals every descendant found
+//! in `/proc` as well as the group. Descendants seen when the call is asked to stop are
+//! remembered, so the final kill still reaches one that outlived the leader. Everything is
+//! killed when the [`ProcessGroup`] is dropped before the call finished: the call was
 //! cancelled, the server is shutting down, or reading the child failed.
 
 use std::time::Duration;
@@ -15,6 +19,9 @@ pub const TERM_GRACE: Duration = Duration::from_secs(2);
 pub(crate) struct ProcessGroup {
     #[cfg(unix)]
     id: Option<rustix::process::Pid>,
+    /// Descendants seen so far, with their start times (a reused number is never signalled).
+    #[cfg(target_os = "linux")]
+    seen: std::sync::Mutex<Vec<tree::Process>>,
 }
 
 impl ProcessGroup {
@@ -26,7 +33,11 @@ impl ProcessGroup {
                 .id()
                 .and_then(|pid| i32::try_from(pid).ok())
                 .and_then(rustix::process::Pid::from_raw);
-            Self { id }
+            Self {
+                id,
+                #[cfg(target_os = "linux")]
+                seen: std::sync::Mutex::default(),
+            }
         }
         #[cfg(not(unix))]
         {
@@ -49,10 +60,40 @@ impl ProcessGroup {
 
     #[cfg(unix)]
     fn signal(&self, signal: rustix::process::Signal) {
-        if let Some(id) = self.id {
-            // ESRCH (the group is already gone) is the expected end; nothing else can fail for
-            // a group of our own child.
-            let _ = rustix::process::kill_process_group(id, signal);
+        let Some(id) = self.id else { return };
+        #[cfg(target_os = "linux")]
+        self.signal_descendants(id, signal);
+        // ESRCH (the group is already gone) is the expected end; nothing else can fail for
+        // a group of our own child.
+        let _ = rustix::process::kill_process_group(id, signal);
+    }
+
+    /// Signals every descendant of the leader, those seen before included. A kill takes a few
+    /// rounds, since a process may start others meanwhile (they are re-parented to the leader
+    /// as their parents die, so the next round finds them).
+    #[cfg(target_os = "linux")]
+    fn signal_descendants(&self, leader: rustix::process::Pid, signal: rustix::process::Signal) {
+        let rounds = if signal == rustix::process::Signal::KILL {
+            8
+        } else {
+            1
+        };
+        let Ok(mut seen) = self.seen.lock() else {
+            return;
+        };
+        for _ in 0..rounds {
+            for process in tree::descendants(leader) {
+                if !seen.contains(&process) {
+                    seen.push(process);
+                }
+            }
+            let alive: Vec<tree::Process> = seen.iter().filter(|p| p.is_alive()).copied().collect();
+            if alive.is_empty() {
+                break;
+            }
+            for process in alive {
+                let _ = rustix::process::kill_process(process.pid, signal);
+            }
         }
     }
 
@@ -70,5 +111,74 @@ impl ProcessGroup {
 impl Drop for ProcessGroup {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+/// The process tree under a leader, read from `/proc`.
+#[cfg(target_os = "linux")]
+mod tree {
+    use rustix::process::Pid;
+
+    /// One process, told apart from a later one with the same number by its start time.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub(super) struct Process {
+        pub(super) pid: Pid,
+        start: u64,
+    }
+
+    impl Process {
+        /// Whether this very process still exists (and is not a zombie).
+        pub(super) fn is_alive(&self) -> bool {
+            stat(self.pid.as_raw_nonzero().get())
+                .is_some_and(|stat| stat.start == self.start && stat.state != 'Z')
+        }
+    }
+
+    struct Stat {
+        state: char,
+        parent: i32,
+        start: u64,
+    }
+
+    /// State, parent and start time from `/proc/<pid>/stat` (the command name, in
+    /// parentheses, may hold spaces and parentheses: the fields follow its last `)`).
+    fn stat(pid: i32) -> Option<Stat> {
+        let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        let (_, rest) = text.rsplit_once(") ")?;
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        Some(Stat {
+            state: fields.first()?.chars().next()?,
+            parent: fields.get(1)?.parse().ok()?,
+            // Field 22 of the file, 20th after the name.
+            start: fields.get(19)?.parse().ok()?,
+        })
+    }
+
+    /// Every live descendant of `leader`.
+    pub(super) fn descendants(leader: Pid) -> Vec<Process> {
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return Vec::new();
+        };
+        let all: Vec<(i32, Stat)> = entries
+            .flatten()
+            .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
+            .filter_map(|pid| Some((pid, stat(pid)?)))
+            .collect();
+        let mut found = Vec::new();
+        let mut parents = vec![leader.as_raw_nonzero().get()];
+        while let Some(parent) = parents.pop() {
+            for (pid, stat) in &all {
+                if stat.parent == parent && stat.state != 'Z' {
+                    parents.push(*pid);
+                    if let Some(pid) = Pid::from_raw(*pid) {
+                        found.push(Process {
+                            pid,
+                            start: stat.start,
+                        });
+                    }
+                }
+            }
+        }
+        found
     }
 }

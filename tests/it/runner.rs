@@ -968,3 +968,82 @@ async fn a_timeout_kills_what_is_left_of_the_group() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// Waits until process `pid` is gone (or a zombie); fails after 10 s.
+fn assert_ends(pid: &str, what: &str) {
+    let stat = format!("/proc/{}/stat", pid.trim());
+    let started = std::time::Instant::now();
+    while std::fs::read_to_string(&stat).is_ok_and(|stat| {
+        !stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z'))
+    }) {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{what}: process {} survived",
+            pid.trim()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A child that double-forks into a new session (`setsid`), leaving its process group.
+fn escaping_child(pid_file: &Path) -> Launch {
+    let code = format!(
+        "(setsid sh -c 'echo $$ > \"{}\"; exec sleep 600' </dev/null >/dev/null 2>&1 &); sleep 600",
+        pid_file.display()
+    );
+    launch("/bin/sh", &["-c", &code])
+}
+
+fn wait_for(path: &Path) -> String {
+    let started = std::time::Instant::now();
+    loop {
+        if let Ok(text) = std::fs::read_to_string(path)
+            && !text.trim().is_empty()
+        {
+            return text;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{} never written",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Issue 33: a child that double-forked and called `setsid()` left the group and survived the
+/// call's timeout (regression). It stays in the child's tree, where the timeout ends it.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_timeout_ends_a_descendant_that_left_the_group() {
+    let root = Root::new();
+    let pid_file = root.outside().join("escaped");
+    let execution = run(Launch {
+        timeout: Some(Duration::from_millis(1500)),
+        ..escaping_child(&pid_file)
+    })
+    .await;
+    assert!(execution.timed_out, "{execution:?}");
+    assert_ends(&wait_for(&pid_file), "after the timeout");
+}
+
+/// The same for a cancelled call (its future dropped), as when the client cancels or the
+/// server shuts down.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_cancellation_ends_a_descendant_that_left_the_group() {
+    let root = Root::new();
+    let pid_file = root.outside().join("escaped");
+    let call = tokio::spawn(runner::run(escaping_child(&pid_file)));
+    let pid = tokio::task::spawn_blocking({
+        let pid_file = pid_file.clone();
+        move || wait_for(&pid_file)
+    })
+    .await
+    .unwrap();
+    call.abort();
+    let _ = call.await;
+    assert_ends(&pid, "after the cancellation");
+}
