@@ -183,11 +183,19 @@ fn shell(command: &str, cwd: &Path, context: &Context) -> Verdict {
              and run installed providers' executables through their Torii MCP tools."
         )),
         Ok(None) => {
-            let bases = context.paths.shell_bases(&inspection.commands, cwd);
+            let Ok(bases) = context.paths.shell_bases(&inspection.commands, cwd) else {
+                return deny(format!(
+                    "Torii's hook denied this shell command: it changes to more than {} \
+                     directories, more than the hook follows to tell whether it reaches Torii's \
+                     configuration. Split it into shorter commands.",
+                    super::root_paths::MAX_BASES
+                ));
+            };
+            let globs = RootPaths::shell_globs(&inspection.words);
             if inspection
                 .words
                 .iter()
-                .any(|word| context.paths.word_reaches(word, &bases))
+                .any(|word| context.paths.word_reaches(word, &bases, globs))
             {
                 deny(root_denied(&context.root))
             } else {

@@ -26,20 +26,52 @@ pub struct RootPaths {
     variables: Vec<(&'static str, PathBuf)>,
 }
 
-/// Variables that hold the paths an agent would build the root's path from (`PWD` is the
-/// working directory, given per call).
+/// Variables that hold the paths an agent would build the root's path from (`PWD` and
+/// `OLDPWD` are the line's directories, given per call).
 const VARIABLES: &[&str] = &["HOME", "TORII_CONFIG_DIR", "XDG_CONFIG_HOME"];
 
-/// At most this many words one brace expansion yields; past it, braces count as a wildcard.
+/// At most this many words one brace expansion yields; past it, the text is taken to reach
+/// the root (it cannot be told).
 const MAX_BRACE_WORDS: usize = 256;
 
-/// How a glob is matched: the shell's (`*` does not match a leading dot, `**` is `*`) or a
-/// file tool's (hidden names match, `**` spans directories).
+/// At most this many directories a shell line's relative paths are taken from.
+pub const MAX_BASES: usize = 32;
+
+/// At most this many directory entries are read to match one glob on the disk.
+const MAX_GLOB_ENTRIES: usize = 5_000;
+
+/// How a glob is matched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Globs {
+    /// bash's defaults: `*` does not match a leading dot, `**` is `*`, case matters.
     Shell,
-    Tool,
+    /// Anything a glob could match: hidden names, `**` across directories, any case (a file
+    /// tool's globs, or a line that sets `dotglob`, `globstar`, `nocaseglob` or `GLOBIGNORE`).
+    Wide,
 }
+
+/// Where one check's relative paths start.
+#[derive(Debug, Clone)]
+pub struct Bases {
+    /// The working directory first, then every directory the line changes to.
+    dirs: Vec<PathBuf>,
+}
+
+impl Bases {
+    pub fn one(dir: &Path) -> Bases {
+        Bases {
+            dirs: vec![dir.to_path_buf()],
+        }
+    }
+
+    fn cwd(&self) -> &Path {
+        &self.dirs[0]
+    }
+}
+
+/// A shell line changes to more directories than the hook follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TooManyDirectories;
 
 impl RootPaths {
     /// For the root at `root`, with the home directory and variables of this process's
@@ -77,91 +109,160 @@ impl RootPaths {
     /// Whether `text`, a path a file tool received (a file, a directory it reads or searches,
     /// or a glob of files it reads), reaches the root; relative to `base`.
     pub fn file_reaches(&self, text: &str, base: &Path) -> bool {
-        self.text_reaches(
-            text,
-            std::slice::from_ref(&base.to_path_buf()),
-            Globs::Tool,
-            true,
-        )
+        self.text_reaches(text, &Bases::one(base), Globs::Wide, true)
     }
 
     /// Whether a file tool's glob of names to list (`Glob`'s `pattern`) matches a path inside
     /// the root: listing a directory above the root shows no more than its name.
     pub fn names_reach(&self, pattern: &str, base: &Path) -> bool {
-        self.text_reaches(
-            pattern,
-            std::slice::from_ref(&base.to_path_buf()),
-            Globs::Tool,
-            false,
-        )
+        self.text_reaches(pattern, &Bases::one(base), Globs::Wide, false)
     }
 
     /// Whether a shell word reaches the root: its value after quote removal (when known) or its
-    /// written text with the path variables replaced, whole or in the parts an option, a URL
-    /// or a here-document would hold.
-    pub fn word_reaches(&self, word: &shell_guard::Word, bases: &[PathBuf]) -> bool {
-        let cwd = bases.first().map(PathBuf::as_path);
-        let written = self.expand(&word.written, cwd);
+    /// written text with the path variables replaced and other expansions read as `*`, whole
+    /// or in the parts an option, a URL, a code string or a here-document would hold.
+    pub fn word_reaches(&self, word: &shell_guard::Word, bases: &Bases, globs: Globs) -> bool {
+        let written = self.expand(&word.written, bases);
         word.value
             .iter()
-            .map(|value| self.expand_tilde(value, cwd))
+            .cloned()
             .chain(std::iter::once(written))
-            .any(|text| self.text_reaches(&text, bases, Globs::Shell, true))
+            .any(|text| self.text_reaches(&text, bases, globs, true))
+    }
+
+    /// How a shell line's globs match: bash's defaults, unless the line names an option that
+    /// widens them.
+    pub fn shell_globs(words: &[shell_guard::Word]) -> Globs {
+        const WIDENING: &[&str] = &[
+            "dotglob",
+            "globstar",
+            "nocaseglob",
+            "GLOBIGNORE",
+            "GLOB_DOTS",
+        ];
+        let widens = words
+            .iter()
+            .any(|word| WIDENING.iter().any(|option| word.written.contains(option)));
+        if widens { Globs::Wide } else { Globs::Shell }
     }
 
     /// The directories a shell line's relative paths may be taken from: `cwd`, and every
-    /// directory the line changes to (`cd DIR`, `pushd DIR`, a bare `cd`), from any earlier one.
-    pub fn shell_bases(&self, commands: &[Vec<shell_guard::Word>], cwd: &Path) -> Vec<PathBuf> {
-        let mut bases = vec![cwd.to_path_buf()];
+    /// directory the line changes to (`cd DIR`, `pushd DIR`, a bare `cd`, also behind `builtin`
+    /// or `command`), from any earlier one.
+    pub fn shell_bases(
+        &self,
+        commands: &[Vec<shell_guard::Word>],
+        cwd: &Path,
+    ) -> Result<Bases, TooManyDirectories> {
+        let mut bases = Bases::one(cwd);
         for command in commands {
-            let text = |word: &shell_guard::Word| {
-                word.value
-                    .clone()
-                    .map(|value| self.expand_tilde(&value, Some(cwd)))
-                    .unwrap_or_else(|| self.expand(&word.written, Some(cwd)))
-            };
-            let Some(name) = command.first().map(text) else {
-                continue;
-            };
+            let words: Vec<String> = command
+                .iter()
+                .map(|word| {
+                    word.value
+                        .clone()
+                        .unwrap_or_else(|| self.expand(&word.written, &bases))
+                })
+                .collect();
+            let mut words = words.iter().map(String::as_str).peekable();
+            while words
+                .next_if(|w| matches!(*w, "builtin" | "command"))
+                .is_some()
+            {}
+            let Some(name) = words.next() else { continue };
             if name != "cd" && name != "pushd" {
                 continue;
             }
-            let operand = command
-                .iter()
-                .skip(1)
-                .map(text)
-                .find(|word| !word.starts_with('-') || word == "-");
-            let target = match operand {
-                Some(dir) if dir != "-" => PathBuf::from(dir),
-                None if name == "cd" => match &self.home {
-                    Some(home) => home.clone(),
-                    None => continue,
-                },
+            let operand = words.find(|word| !word.starts_with('-') || *word == "-");
+            let targets: Vec<PathBuf> = match operand {
+                Some(dir) if dir != "-" => self
+                    .spellings(dir, &bases)
+                    .into_iter()
+                    .map(PathBuf::from)
+                    .collect(),
+                None if name == "cd" => self.home.iter().cloned().collect(),
                 _ => continue,
             };
-            let next: Vec<PathBuf> = bases.iter().map(|base| base.join(&target)).collect();
-            for base in next {
-                if !bases.contains(&base) {
-                    bases.push(base);
+            let next: Vec<PathBuf> = targets
+                .iter()
+                .flat_map(|target| bases.dirs.iter().map(move |base| base.join(target)))
+                .map(|dir| normalize(&dir))
+                .collect();
+            for dir in next {
+                if !bases.dirs.contains(&dir) {
+                    if bases.dirs.len() == MAX_BASES {
+                        return Err(TooManyDirectories);
+                    }
+                    bases.dirs.push(dir);
                 }
             }
         }
-        bases
+        Ok(bases)
     }
 
-    fn text_reaches(&self, text: &str, bases: &[PathBuf], globs: Globs, ancestors: bool) -> bool {
-        braces(text).iter().any(|expanded| {
+    fn text_reaches(&self, text: &str, bases: &Bases, globs: Globs, ancestors: bool) -> bool {
+        let Some(words) = braces(text) else {
+            return true;
+        };
+        words.iter().any(|expanded| {
             parts(expanded).any(|part| {
-                let path = Path::new(part);
-                if path.is_absolute() {
-                    return self.reaches(path, globs, ancestors);
-                }
-                !part.is_empty()
-                    && bases
-                        .iter()
-                        .any(|base| self.reaches(&base.join(path), globs, ancestors))
+                self.spellings(part, bases).iter().any(|spelling| {
+                    let path = Path::new(spelling);
+                    if path.is_absolute() {
+                        return self.reaches(path, globs, ancestors);
+                    }
+                    !spelling.is_empty()
+                        && bases
+                            .dirs
+                            .iter()
+                            .any(|base| self.reaches(&base.join(path), globs, ancestors))
+                })
             })
         })
+    }
+
+    /// What a path written as `text` may be once the shell expands its tilde prefix: `~` and
+    /// `~/…` the home directory, `~user` that user's home beside this one's, `~+` the working
+    /// directory, and `~-`, `~N`, `~+N`, `~-N` (the previous directory and the directory
+    /// stack) any directory of the line; `/proc/self/cwd` is the working directory too.
+    fn spellings(&self, text: &str, bases: &Bases) -> Vec<String> {
+        const CWD_LINKS: &[&str] = &["/proc/self/cwd", "/proc/thread-self/cwd"];
+        for link in CWD_LINKS {
+            if let Some(rest) = text.strip_prefix(link)
+                && (rest.is_empty() || rest.starts_with('/'))
+            {
+                return bases
+                    .dirs
+                    .iter()
+                    .map(|dir| format!("{}{rest}", dir.display()))
+                    .collect();
+            }
+        }
+        let Some(rest) = text.strip_prefix('~') else {
+            return vec![text.to_string()];
+        };
+        let (prefix, tail) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+        let stack = |p: &str| {
+            p == "-" || p.trim_start_matches(['+', '-']).parse::<u32>().is_ok() && !p.is_empty()
+        };
+        let dirs: Vec<PathBuf> = match prefix {
+            "" => self.home.iter().cloned().collect(),
+            "+" => vec![bases.cwd().to_path_buf()],
+            p if stack(p) => bases.dirs.clone(),
+            user => self
+                .home
+                .as_ref()
+                .and_then(|home| home.parent())
+                .map(|parent| parent.join(user))
+                .into_iter()
+                .collect(),
+        };
+        if dirs.is_empty() {
+            return vec![text.to_string()];
+        }
+        dirs.iter()
+            .map(|dir| format!("{}{tail}", dir.display()))
+            .collect()
     }
 
     /// Whether a path (which may hold glob characters) is, or could match, the root, a path
@@ -169,11 +270,28 @@ impl RootPaths {
     fn reaches(&self, path: &Path, globs: Globs, ancestors: bool) -> bool {
         let lexical = fold(&normalize(path));
         if lexical.to_str().is_some_and(is_pattern) {
-            return self
+            if self
                 .roots
                 .iter()
-                .any(|root| self.pattern_reaches(&lexical, root, globs, ancestors));
+                .any(|root| self.pattern_reaches(&lexical, root, globs, ancestors))
+            {
+                return true;
+            }
+            // What the glob matches on the disk now, through links too.
+            return match disk_matches(path, globs) {
+                Some(matches) => matches.iter().any(|found| {
+                    // A match that is a link to the root: listing its name shows no more.
+                    self.path_reaches(found, ancestors)
+                        && (ancestors || !self.roots.contains(&fold(&real_path(found))))
+                }),
+                None => true,
+            };
         }
+        self.path_reaches(path, ancestors)
+    }
+
+    fn path_reaches(&self, path: &Path, ancestors: bool) -> bool {
+        let lexical = fold(&normalize(path));
         let real = fold(&real_path(path));
         [&lexical, &real].into_iter().any(|path| {
             self.roots.iter().any(|root| {
@@ -195,7 +313,7 @@ impl RootPaths {
         let pattern: Vec<String> = components(pattern);
         let root_parts: Vec<String> = components(root);
         for (i, part) in pattern.iter().enumerate() {
-            if part == "**" && globs == Globs::Tool {
+            if part == "**" && globs == Globs::Wide {
                 // Any depth from here: the root is among what it reaches.
                 return true;
             }
@@ -210,81 +328,148 @@ impl RootPaths {
         matched.as_path() == root || (ancestors && self.below_home(&matched))
     }
 
-    /// The written text of a word as its value would be if the path variables and tilde
-    /// prefixes were spelled out: quotes and backslashes removed, `$'…'` read as quotes,
-    /// `$NAME` and `${NAME…}` of the path variables (and `PWD`) replaced.
-    fn expand(&self, text: &str, cwd: Option<&Path>) -> String {
-        let text: String = text
-            .replace("$'", "'")
-            .replace("$\"", "\"")
-            .chars()
-            .filter(|c| !matches!(c, '\'' | '"' | '\\'))
-            .collect();
+    /// The written text of a word as its value could be: quotes and backslashes removed,
+    /// `$'…'` decoded, the path variables replaced (`$HOME`, `${HOME%/}`,
+    /// `${XDG_CONFIG_HOME:-$HOME/.config}`, `$PWD`; `$OLDPWD` reads as the line's first
+    /// directory), and every other expansion read as `*`.
+    fn expand(&self, text: &str, bases: &Bases) -> String {
+        let chars: Vec<char> = text.chars().collect();
         let mut out = String::with_capacity(text.len());
-        let mut rest = text.as_str();
-        while let Some(at) = rest.find('$') {
-            out.push_str(&rest[..at]);
-            let after = &rest[at + 1..];
-            let (name, consumed) = match after.strip_prefix('{') {
-                Some(braced) => {
-                    let name_len = identifier_len(braced);
-                    match braced.find('}') {
-                        Some(close) if name_len > 0 => (&braced[..name_len], close + 2),
-                        _ => ("", 0),
-                    }
+        let mut i = 0;
+        while i < chars.len() {
+            match chars[i] {
+                '\'' | '"' => i += 1,
+                '\\' => {
+                    out.extend(chars.get(i + 1));
+                    i += 2;
                 }
-                None => {
-                    let name_len = identifier_len(after);
-                    (&after[..name_len], name_len)
+                '`' => {
+                    let close = chars[i + 1..].iter().position(|&c| c == '`');
+                    out.push('*');
+                    i = close.map_or(chars.len(), |close| i + close + 2);
                 }
-            };
-            match self.variable(name, cwd) {
-                Some(value) if consumed > 0 => {
-                    out.push_str(&value.to_string_lossy());
-                    rest = &after[consumed..];
+                '$' => {
+                    let (value, next) = self.dollar(&chars, i, bases);
+                    out.push_str(&value);
+                    i = next;
                 }
-                _ => {
-                    out.push('$');
-                    rest = after;
+                c => {
+                    out.push(c);
+                    i += 1;
                 }
             }
         }
-        out.push_str(rest);
-        self.expand_tilde(&out, cwd)
+        out
     }
 
-    fn variable(&self, name: &str, cwd: Option<&Path>) -> Option<PathBuf> {
-        if name == "PWD" {
-            return cwd.map(Path::to_path_buf);
+    /// The expansion starting with the `$` at `i` and the index after it.
+    fn dollar(&self, chars: &[char], i: usize, bases: &Bases) -> (String, usize) {
+        match chars.get(i + 1) {
+            Some('\'') => {
+                let close = chars[i + 2..].iter().position(|&c| c == '\'');
+                let end = close.map_or(chars.len(), |close| i + 2 + close);
+                let body: String = chars[i + 2..end].iter().collect();
+                (ansi_c(&body), (end + 1).min(chars.len()))
+            }
+            Some('{') => {
+                let end = closing(chars, i + 1, '{', '}');
+                let inner: String = chars[i + 2..end.min(chars.len())].iter().collect();
+                let name_len = identifier_len(&inner);
+                let (name, operation) = inner.split_at(name_len);
+                let value = match self.variable(name, bases) {
+                    Some(value) => value.to_string_lossy().into_owned(),
+                    None => {
+                        let default = ["-", ":-", "=", ":=", "+", ":+"]
+                            .iter()
+                            .rev()
+                            .find_map(|op| operation.strip_prefix(op));
+                        match default {
+                            Some(word) if !name.is_empty() => self.expand(word, bases),
+                            _ => "*".to_string(),
+                        }
+                    }
+                };
+                (value, (end + 1).min(chars.len()))
+            }
+            Some('(') => {
+                let end = closing(chars, i + 1, '(', ')');
+                ("*".to_string(), (end + 1).min(chars.len()))
+            }
+            Some(c) if c.is_ascii_alphabetic() || *c == '_' => {
+                let rest: String = chars[i + 1..].iter().collect();
+                let len = identifier_len(&rest);
+                let name = &rest[..len];
+                let value = self
+                    .variable(name, bases)
+                    .map_or_else(|| "*".to_string(), |v| v.to_string_lossy().into_owned());
+                (value, i + 1 + name.chars().count())
+            }
+            Some(c) if "@*#?-$!0123456789".contains(*c) => ("*".to_string(), i + 2),
+            _ => ("$".to_string(), i + 1),
         }
-        self.variables
-            .iter()
-            .find(|(known, _)| *known == name)
-            .map(|(_, value)| value.clone())
     }
 
-    /// A tilde prefix replaced: `~` and `~/…` by the home directory, `~+` by the working
-    /// directory, `~user` by that user's home beside this one's. `~-` is left as written.
-    fn expand_tilde(&self, text: &str, cwd: Option<&Path>) -> String {
-        let Some(rest) = text.strip_prefix('~') else {
-            return text.to_string();
-        };
-        let (prefix, tail) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-        let dir = match prefix {
-            "" => self.home.clone(),
-            "+" => cwd.map(Path::to_path_buf),
-            "-" => None,
-            user => self
-                .home
-                .as_ref()
-                .and_then(|home| home.parent())
-                .map(|parent| parent.join(user)),
-        };
-        match dir {
-            Some(dir) => format!("{}{tail}", dir.display()),
-            None => text.to_string(),
+    fn variable(&self, name: &str, bases: &Bases) -> Option<PathBuf> {
+        match name {
+            "PWD" => Some(bases.cwd().to_path_buf()),
+            "OLDPWD" => Some(bases.cwd().to_path_buf()),
+            _ => self
+                .variables
+                .iter()
+                .find(|(known, _)| *known == name)
+                .map(|(_, value)| value.clone()),
         }
     }
+}
+
+/// The index of the bracket closing the one at `open` (nesting counted), or the end.
+fn closing(chars: &[char], open: usize, left: char, right: char) -> usize {
+    let mut depth = 0;
+    for (i, &c) in chars.iter().enumerate().skip(open) {
+        if c == left {
+            depth += 1;
+        } else if c == right {
+            depth -= 1;
+            if depth == 0 {
+                return i;
+            }
+        }
+    }
+    chars.len()
+}
+
+/// The text of `$'…'` with its escapes decoded (`\x2e`, `\056`, `\n`, `\\`, `\'`).
+fn ansi_c(body: &str) -> String {
+    let mut out = String::new();
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('x') => {
+                let hex: String = std::iter::from_fn(|| chars.next_if(char::is_ascii_hexdigit))
+                    .take(2)
+                    .collect();
+                out.extend(u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32));
+            }
+            Some(d @ '0'..='7') => {
+                let mut octal = d.to_string();
+                while octal.len() < 3
+                    && let Some(d) = chars.next_if(|c| ('0'..='7').contains(c))
+                {
+                    octal.push(d);
+                }
+                out.extend(u32::from_str_radix(&octal, 8).ok().and_then(char::from_u32));
+            }
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 fn identifier_len(text: &str) -> usize {
@@ -293,9 +478,9 @@ fn identifier_len(text: &str) -> usize {
         .map_or(text.len(), |(i, _)| i)
 }
 
-/// Every word a brace expansion of `text` yields (`a{b,c}d` is `abd`, `acd`); the text itself
-/// when it has none. Past [`MAX_BRACE_WORDS`], each brace group becomes `*`.
-fn braces(text: &str) -> Vec<String> {
+/// Every word a brace expansion of `text` yields (`a{b,c}d` is `abd`, `acd`; `{a..c}` is `a`,
+/// `b`, `c`); the text itself when it has none; `None` past [`MAX_BRACE_WORDS`].
+fn braces(text: &str) -> Option<Vec<String>> {
     let mut words = vec![String::new()];
     let mut rest = text;
     while let Some(open) = rest.find('{') {
@@ -310,17 +495,13 @@ fn braces(text: &str) -> Vec<String> {
         let mut next = Vec::new();
         for word in &words {
             for alternative in &alternatives {
-                for expanded in braces(alternative) {
+                for expanded in braces(alternative)? {
                     next.push(format!("{word}{prefix}{expanded}"));
+                    if next.len() > MAX_BRACE_WORDS {
+                        return None;
+                    }
                 }
             }
-        }
-        if next.len() > MAX_BRACE_WORDS {
-            let wildcard: String = text
-                .chars()
-                .map(|c| if matches!(c, '{' | '}' | ',') { '*' } else { c })
-                .collect();
-            return vec![wildcard];
         }
         words = next;
         rest = &rest[open + close + 1..];
@@ -328,12 +509,12 @@ fn braces(text: &str) -> Vec<String> {
     for word in &mut words {
         word.push_str(rest);
     }
-    words
+    Some(words)
 }
 
 /// The alternatives of the brace group `text` starts with, and the index of its `}`; `None`
-/// when it is not one (no comma at its level, or not closed).
-fn brace_group(text: &str) -> Option<(Vec<&str>, usize)> {
+/// when it is not one (neither a comma at its level nor a sequence, or not closed).
+fn brace_group(text: &str) -> Option<(Vec<String>, usize)> {
     let mut depth = 0;
     let mut start = 1;
     let mut alternatives = Vec::new();
@@ -344,14 +525,14 @@ fn brace_group(text: &str) -> Option<(Vec<&str>, usize)> {
                 depth -= 1;
                 if depth == 0 {
                     if alternatives.is_empty() {
-                        return None;
+                        return sequence(&text[1..i]).map(|words| (words, i));
                     }
-                    alternatives.push(&text[start..i]);
+                    alternatives.push(text[start..i].to_string());
                     return Some((alternatives, i));
                 }
             }
             ',' if depth == 1 => {
-                alternatives.push(&text[start..i]);
+                alternatives.push(text[start..i].to_string());
                 start = i + 1;
             }
             _ => {}
@@ -360,9 +541,51 @@ fn brace_group(text: &str) -> Option<(Vec<&str>, usize)> {
     None
 }
 
+/// `a..e`, `1..10`, `z..a..2`: the words of a sequence expression.
+fn sequence(body: &str) -> Option<Vec<String>> {
+    let fields: Vec<&str> = body.split("..").collect();
+    let (from, to) = match fields.as_slice() {
+        [from, to] | [from, to, _] => (*from, *to),
+        _ => return None,
+    };
+    let step: usize = match fields.get(2) {
+        Some(step) => step
+            .trim_start_matches('-')
+            .parse()
+            .ok()
+            .filter(|s| *s > 0)?,
+        None => 1,
+    };
+    let range = |a: i64, b: i64| -> Vec<i64> {
+        let (low, high) = (a.min(b), a.max(b));
+        let mut values: Vec<i64> = (low..=high)
+            .step_by(step)
+            .take(MAX_BRACE_WORDS + 1)
+            .collect();
+        if a > b {
+            values.reverse();
+        }
+        values
+    };
+    if let (Ok(a), Ok(b)) = (from.parse::<i64>(), to.parse::<i64>()) {
+        return Some(range(a, b).iter().map(i64::to_string).collect());
+    }
+    let (mut a, mut b) = (from.chars(), to.chars());
+    match (a.next(), a.next(), b.next(), b.next()) {
+        (Some(a), None, Some(b), None) if a.is_ascii() && b.is_ascii() => Some(
+            range(i64::from(a as u8), i64::from(b as u8))
+                .iter()
+                .filter_map(|&c| u8::try_from(c).ok())
+                .map(|c| char::from(c).to_string())
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
 /// The whole text and the parts of it that could be a path: split on whitespace, quotes,
-/// parentheses and the separators of options and URLs (`=`, `:`, `@`, `,`, `;`), and from the
-/// first `/` of each part (`-o/path`).
+/// parentheses and the separators of options, lists and URLs (`=`, `:`, `@`, `,`, `;`), and an
+/// option's attached value from its first `/` (`-o/path`).
 fn parts(text: &str) -> impl Iterator<Item = &str> {
     let pieces = std::iter::once(text).chain(text.split(|c: char| {
         c.is_whitespace()
@@ -372,9 +595,51 @@ fn parts(text: &str) -> impl Iterator<Item = &str> {
             )
     }));
     pieces.flat_map(|piece| {
-        let from_slash = piece.find('/').filter(|&i| i > 0).map(|i| &piece[i..]);
-        std::iter::once(piece).chain(from_slash)
+        let attached = piece
+            .starts_with('-')
+            .then(|| piece.find('/').map(|i| &piece[i..]))
+            .flatten();
+        std::iter::once(piece).chain(attached)
     })
+}
+
+/// The paths a glob matches on the disk now (links followed as the kernel does), bounded by
+/// [`MAX_GLOB_ENTRIES`]; `None` past the bound. A `**` matches what is below it only as far as
+/// the lexical match sees.
+fn disk_matches(pattern: &Path, globs: Globs) -> Option<Vec<PathBuf>> {
+    let mut current = vec![PathBuf::new()];
+    let mut read = 0;
+    for component in pattern.components() {
+        let part = component.as_os_str().to_string_lossy();
+        if !is_pattern(&part) {
+            for path in &mut current {
+                path.push(component.as_os_str());
+            }
+            continue;
+        }
+        let mut next = Vec::new();
+        for dir in &current {
+            let Ok(entries) = std::fs::read_dir(if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            }) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                read += 1;
+                if read > MAX_GLOB_ENTRIES {
+                    return None;
+                }
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if part == "**" || component_matches(&part, &name, globs) {
+                    next.push(dir.join(&name));
+                }
+            }
+        }
+        current = next;
+    }
+    Some(current)
 }
 
 fn is_pattern(text: &str) -> bool {
@@ -410,6 +675,11 @@ fn component_matches(pattern: &str, name: &str, globs: Globs) -> bool {
     let explicit_dot = pattern.starts_with('.') || pattern.contains("(.") || pattern.contains("|.");
     if globs == Globs::Shell && name.starts_with('.') && !explicit_dot {
         return false;
+    }
+    if globs == Globs::Wide {
+        let tokens = tokens(&pattern.to_lowercase());
+        let name: Vec<char> = name.to_lowercase().chars().collect();
+        return wildcard_match(&tokens, &name);
     }
     let tokens = tokens(pattern);
     let name: Vec<char> = name.chars().collect();
@@ -579,24 +849,36 @@ mod tests {
 
     const CWD: &str = "/home/u/project";
 
+    fn cwd() -> Bases {
+        Bases::one(Path::new(CWD))
+    }
+
     #[test]
     fn spellings_of_the_root_reach_it() {
         let paths = paths();
-        let cwd = [PathBuf::from(CWD)];
         for (written, value) in [
             (
                 "/home/u/.config/torii/grants",
                 Some("/home/u/.config/torii/grants"),
             ),
-            ("~/.config/torii", Some("~/.config/torii")),
+            ("~/.config/torii", None),
             ("\"$HOME\"/.config/torii/providers", None),
             ("${TORII_CONFIG_DIR}/rules.yaml", None),
             ("${HOME%/}/.config/torii/x", None),
             ("${HOME:-/x}/.config/torii/x", None),
+            ("${XDG_CONFIG_HOME:-$HOME/.config}/torii/x", None),
+            ("\"${XDG_CONFIG_HOME:-~/.config}\"/torii/x", None),
             ("$PWD/../.config/torii/x", None),
-            ("~+/../.config/torii/x", Some("~+/../.config/torii/x")),
-            ("~u/.config/torii/x", Some("~u/.config/torii/x")),
+            ("$OLDPWD/../.config/torii/x", None),
+            ("~+/../.config/torii/x", None),
+            ("~-/../.config/torii/x", None),
+            ("~1/../.config/torii/x", None),
+            ("~u/.config/torii/x", None),
             ("$HOME/.config/$'torii'/x", None),
+            ("~/$'\\x2e'config/torii/x", None),
+            ("$HOME/$'\\056'config/torii/x", None),
+            ("~/.con$@fig/torii/x", None),
+            ("~/.con${X:+}fig/torii/x", None),
             ("../.config/torii/x", Some("../.config/torii/x")),
             (
                 "--kubeconfig=/home/u/.config/torii/k",
@@ -622,11 +904,17 @@ mod tests {
                 "/home/u/@(.config)/torii/x",
                 Some("/home/u/@(.config)/torii/x"),
             ),
-            ("~/.config", Some("~/.config")),
+            ("~/.config", None),
             ("/home/u/.c{onfig,x}/", Some("/home/u/.c{onfig,x}/")),
             (
                 "/home/{zzz,u/.config/torii}/x",
                 Some("/home/{zzz,u/.config/torii}/x"),
+            ),
+            ("{~,/x}/.config/torii/x", Some("{~,/x}/.config/torii/x")),
+            ("~/.con{f..f}ig/torii/x", Some("~/.con{f..f}ig/torii/x")),
+            (
+                "/proc/self/cwd/../.config/torii/x",
+                Some("/proc/self/cwd/../.config/torii/x"),
             ),
             (
                 "/tmp/../home/u/.config/torii",
@@ -637,37 +925,53 @@ mod tests {
                 Some("os.listdir('/home/u/.config/torii')"),
             ),
             (
+                "os.system('cat ~/.config/torii/x')",
+                Some("os.system('cat ~/.config/torii/x')"),
+            ),
+            ("a:~/.config/torii/x", Some("a:~/.config/torii/x")),
+            (
                 "a\n*** Add File: ../.config/torii/x\n",
                 Some("a\n*** Add File: ../.config/torii/x\n"),
             ),
         ] {
-            assert!(paths.word_reaches(&word(written, value), &cwd), "{written}");
+            assert!(
+                paths.word_reaches(&word(written, value), &cwd(), Globs::Shell),
+                "{written}"
+            );
         }
+        let many = format!("~/{{.config,.x}}/torii/x{{{}}}", ",".repeat(300));
+        assert!(paths.word_reaches(&known(&many), &cwd(), Globs::Shell));
+        assert!(paths.word_reaches(&known("~/*/torii/x"), &cwd(), Globs::Wide));
     }
 
     #[test]
     fn other_paths_do_not() {
         let paths = paths();
-        let cwd = [PathBuf::from(CWD)];
         for (written, value) in [
             ("get", Some("get")),
             ("src/main.rs", Some("src/main.rs")),
-            ("~", Some("~")),
+            ("src/**/*.rs", Some("src/**/*.rs")),
+            ("~", None),
             ("/", Some("/")),
             ("/home/*", Some("/home/*")),
-            ("~/*", Some("~/*")),
+            ("~/*", None),
             ("/home/u/**/grants", Some("/home/u/**/grants")),
-            ("~/.config/git/config", Some("~/.config/git/config")),
+            ("~/.config/git/config", None),
             (
                 "/home/u/.config/torii-other",
                 Some("/home/u/.config/torii-other"),
             ),
             ("$X/grants", None),
+            ("\"$HOME\"", None),
         ] {
             assert!(
-                !paths.word_reaches(&word(written, value), &cwd),
+                !paths.word_reaches(&word(written, value), &cwd(), Globs::Shell),
                 "{written}"
             );
+        }
+        for pattern in ["src/**/*.ts", "tests/**/*.py", "**/*.rs", "*"] {
+            assert!(!paths.names_reach(pattern, Path::new(CWD)), "{pattern}");
+            assert!(!paths.file_reaches(pattern, Path::new(CWD)), "{pattern}");
         }
     }
 
@@ -675,23 +979,43 @@ mod tests {
     fn a_cd_makes_relative_paths_count_from_there() {
         let paths = paths();
         for line in [
-            vec![vec![known("cd"), word("~/.config", Some("~/.config"))]],
+            vec![vec![known("cd"), word("~/.config", None)]],
             vec![vec![known("cd"), known("-P"), known("/home/u/.config")]],
             vec![vec![known("cd")]],
+            vec![vec![known("builtin"), known("cd")]],
             vec![
                 vec![known("pushd"), known("..")],
                 vec![known("cd"), known(".config")],
             ],
         ] {
-            let bases = paths.shell_bases(&line, Path::new(CWD));
-            let target = if line.len() == 1 && line[0].len() == 1 {
-                known(".config/torii/grants")
-            } else {
+            let bases = paths.shell_bases(&line, Path::new(CWD)).unwrap();
+            let target = if line
+                .iter()
+                .any(|c| c.len() == 2 && c[1].written == ".config")
+                || line[0].len() > 1 && line[0].last().unwrap().written.ends_with(".config")
+            {
                 known("torii/grants")
+            } else {
+                known(".config/torii/grants")
             };
-            assert!(paths.word_reaches(&target, &bases), "{line:?}");
-            assert!(!paths.word_reaches(&target, &[PathBuf::from(CWD)]));
+            assert!(
+                paths.word_reaches(&target, &bases, Globs::Shell),
+                "{line:?}"
+            );
+            assert!(!paths.word_reaches(&target, &cwd(), Globs::Shell));
         }
+    }
+
+    #[test]
+    fn many_directory_changes_are_bounded() {
+        let paths = paths();
+        let line: Vec<Vec<shell_guard::Word>> = (0..40)
+            .map(|i| vec![known("cd"), known(&format!("../d{i}"))])
+            .collect();
+        assert_eq!(
+            paths.shell_bases(&line, Path::new(CWD)).err(),
+            Some(TooManyDirectories)
+        );
     }
 
     #[test]
@@ -701,7 +1025,9 @@ mod tests {
         assert!(!paths.names_reach("*", home));
         assert!(paths.names_reach("**/grants", home));
         assert!(paths.names_reach(".config/torii/*", home));
+        assert!(paths.names_reach(".con{f..f}ig/torii/**", home));
         assert!(paths.file_reaches(".config", home));
+        assert!(paths.file_reaches("~/.config/torii/x", Path::new("/")));
         assert!(paths.file_reaches("/home/u/.config/torii/providers/x", Path::new("/")));
     }
 
@@ -709,21 +1035,28 @@ mod tests {
     fn a_long_glob_is_matched_quickly() {
         let pattern = format!("/home/u/.{}/torii", "*".repeat(5000));
         let started = std::time::Instant::now();
-        assert!(paths().word_reaches(&known(&pattern), &[PathBuf::from(CWD)]));
+        assert!(paths().word_reaches(&known(&pattern), &cwd(), Globs::Shell));
         assert!(started.elapsed() < std::time::Duration::from_secs(1));
+    }
+
+    #[test]
+    fn ansi_c_quotes_are_decoded() {
+        assert_eq!(ansi_c("\\x2econfig"), ".config");
+        assert_eq!(ansi_c("\\056x\\n"), ".x\n");
     }
 
     #[cfg(unix)]
     #[test]
-    fn a_link_into_the_root_counts_and_dot_dot_follows_the_link() {
+    fn links_count_in_paths_and_globs_and_dot_dot_follows_them() {
         let scratch = tempfile::tempdir().unwrap();
         let base = scratch.path().canonicalize().unwrap();
         let root = base.join("home/.config/torii");
-        std::fs::create_dir_all(root.join("providers")).unwrap();
+        std::fs::create_dir_all(root.join("providers/kubectl")).unwrap();
         std::fs::create_dir_all(base.join("home/project")).unwrap();
         let link = base.join("elsewhere");
         std::os::unix::fs::symlink(&root, &link).unwrap();
         std::os::unix::fs::symlink(base.join("home/project"), base.join("p")).unwrap();
+        std::os::unix::fs::symlink(&root, base.join("home/project/clink")).unwrap();
         let paths = RootPaths::with(&root, Some(base.join("home")), Vec::new());
         assert!(paths.file_reaches(
             &link.join("providers/new.yaml").display().to_string(),
@@ -732,6 +1065,14 @@ mod tests {
         assert!(paths.file_reaches("elsewhere/providers", &base));
         // `p/..` is the parent of p's target (home), not `base`.
         assert!(paths.file_reaches("p/../.config/torii/x", &base));
+        // A glob that matches the link.
+        let project = base.join("home/project");
+        assert!(paths.word_reaches(
+            &known("c*/providers/kubectl"),
+            &Bases::one(&project),
+            Globs::Shell
+        ));
+        assert!(paths.names_reach("*/providers/*", &project));
         assert!(!paths.file_reaches("other", &base));
     }
 }

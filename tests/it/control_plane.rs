@@ -4,8 +4,8 @@
 //!
 //! The layout is a user's: the root is reached from the home directory as `~/.config/torii`
 //! (a link to the test's root, so both spellings count), the agent works in `~/project`, and
-//! `~/elsewhere` is a link into the root that an agent could have found, and `~/project/sub`
-//! a link whose `..` is the home directory.
+//! `~/elsewhere` and `~/project/clink` are links to the root that an agent could have found,
+//! and `~/project/sub` a link whose `..` is the home directory.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -154,10 +154,37 @@ const SHELL: &[(Expect, &str)] = &[
         "python3 -c \"import os; print(os.listdir('{root}'))\"",
     ),
     // Everything else passes.
-    (Allow, "ls ~/*"),
-    (Allow, "du -sh ~/*"),
+    // `~/elsewhere` is a link to the root: listing `~/*` lists the root.
+    (Root, "ls ~/*"),
+    (Root, "cd .. && ls *"),
+    (Root, "cat c*/providers/kubectl/rules.yaml"),
+    (
+        Root,
+        "cat ${XDG_CONFIG_HOME:-$HOME/.config}/torii/providers/kubectl/rules.yaml",
+    ),
+    (
+        Root,
+        "cd ${XDG_CONFIG_HOME:-$HOME/.config} && cat torii/grants",
+    ),
+    (Root, "cat {~,/x}/.config/torii/grants"),
+    (Root, "cat ~/.con{f..f}ig/torii/grants"),
+    (
+        Root,
+        "cd src && cat /proc/self/cwd/../../.config/torii/grants",
+    ),
+    (Root, "builtin cd; cat .config/torii/grants"),
+    (Root, "cd /tmp && cat ~-/../.config/torii/grants"),
+    (Root, "shopt -s dotglob; cat ~/a/../*/torii/grants"),
+    (Root, "X=a:~/.config/torii/grants; cat \"${X#a:}\""),
+    (
+        Root,
+        "python3 -c \"import os; os.system('cat ~/.config/torii/grants')\"",
+    ),
+    (Root, "cat ~/$'\\x2e'config/torii/grants"),
+    (Allow, "ls ~/project/src/*"),
+    (Allow, "du -sh ~/a/*"),
     (Allow, "ls /tmp/**"),
-    (Allow, "cd .. && ls *"),
+    (Allow, "cd .. && ls project"),
     (Allow, "ls"),
     (Allow, "ls -la ~"),
     (Allow, "ls /"),
@@ -263,6 +290,37 @@ fn file_events() -> Vec<(Expect, &'static str, &'static str, Value)> {
             json!({"pattern": "torii", "path": "src"}),
         ),
         (Allow, "claude", "Glob", json!({"pattern": "**/*.rs"})),
+        (Allow, "claude", "Glob", json!({"pattern": "src/**/*.ts"})),
+        (
+            Allow,
+            "claude",
+            "Grep",
+            json!({"pattern": "x", "glob": "src/**/*.rs"}),
+        ),
+        (
+            Allow,
+            "gemini",
+            "read_many_files",
+            json!({"include": ["src/**/*.rs"]}),
+        ),
+        (
+            Root,
+            "claude",
+            "Read",
+            json!({"file_path": "~/.config/torii/settings.yaml"}),
+        ),
+        (
+            Root,
+            "claude",
+            "Glob",
+            json!({"pattern": "*/providers/*/rules.yaml"}),
+        ),
+        (
+            Root,
+            "claude",
+            "Glob",
+            json!({"pattern": ".con{f..f}ig/torii/**", "path": "{home}"}),
+        ),
         (
             Allow,
             "claude",
@@ -392,6 +450,8 @@ impl Layout {
         // `sub/..` is the home directory for the kernel, the project for a lexical reading.
         std::fs::create_dir_all(setup.home.join("a")).unwrap();
         std::os::unix::fs::symlink(setup.home.join("a"), project.join("sub")).unwrap();
+        // A link to the root inside the project, reached by globs.
+        std::os::unix::fs::symlink(&real, project.join("clink")).unwrap();
         std::fs::write(project.join("README.md"), "hello\n").unwrap();
         Layout {
             setup,
