@@ -882,7 +882,7 @@ fn kind(key: &str) -> Option<Kind> {
         "node" | "nodejs" | "perl" | "ruby" | "php" | "lua" | "luajit" | "rscript" | "tclsh" => {
             Kind::Interpreter
         }
-        k if k.starts_with("python") || k.starts_with("pypy") => Kind::Python,
+        k if k.starts_with("python") || k.starts_with("pypy") || k == "py" => Kind::Python,
         "compgen" | "complete" => Kind::Completion,
         // Debuggers, profilers, sandboxes and launchers whose options are not modelled: every
         // argument naming a protected program counts.
@@ -893,7 +893,13 @@ fn kind(key: &str) -> Option<Kind> {
         | "sshpass" | "dumb-init" | "tini" | "chpst" | "daemonize" | "rlwrap" | "entr"
         | "chronic" | "ifne" | "torify" | "tsocks" | "cpulimit" | "trickle" | "nocache"
         | "with-contenv" | "s6-setsid" | "setpriv" | "capsh" | "sem" | "lckdo" => Kind::AnyProgram,
-        "hyperfine" => Kind::AnyScript,
+        "hyperfine" | "nix-shell" => Kind::AnyScript,
+        "flatpak-spawn" | "arch" | "gosu" | "su-exec" | "watchexec" | "systemd-cat" | "k3s"
+        | "microk8s" | "minikube" => Kind::AnyProgram,
+        // The dynamic loader runs the program it is given.
+        k if k.starts_with("ld-linux") || k.starts_with("ld-musl") || k == "ld.so" => {
+            Kind::AnyProgram
+        }
         "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye" | "pixi" | "devbox" | "conda"
         | "mamba" | "micromamba" | "pipx" => Kind::Runner(&["run"]),
         "bundle" | "asdf" | "rbenv" | "pyenv" | "nodenv" | "goenv" | "direnv" => {
@@ -912,7 +918,7 @@ fn kind(key: &str) -> Option<Kind> {
 }
 
 /// Paths through which a shell reads its standard input as a script.
-fn is_stdin_path(path: &str) -> bool {
+pub(crate) fn is_stdin_path(path: &str) -> bool {
     matches!(path, "-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0")
 }
 
@@ -1003,6 +1009,14 @@ impl Analyzer<'_> {
             self.fail(GuardError::TooDeep {
                 what: "wrappers around wrappers",
             });
+            return ControlFlow::Continue(());
+        }
+        // An alias the line defined runs its value with these words after it (a value such as
+        // `command ` makes the next word a command too).
+        if let Some(name) = first.known()
+            && self.aliases.borrow().contains(&name)
+        {
+            self.fail(opaque(&name, "it is an alias defined on this line"));
             return ControlFlow::Continue(());
         }
         let key = match self.resolve(first) {
@@ -1242,6 +1256,10 @@ impl Analyzer<'_> {
                     if arg.known().is_some_and(|v| v.starts_with('-')) {
                         continue;
                     }
+                    if let Some((name, _)) = arg.value().as_deref().and_then(|v| v.split_once('='))
+                    {
+                        self.aliases.borrow_mut().push(name.to_owned());
+                    }
                     if let Some(value) = arg.after_equals() {
                         self.code(program, &value, ctx, Lang::Shell)?;
                     }
@@ -1318,7 +1336,7 @@ impl Analyzer<'_> {
                             "proxycommand" | "localcommand" | "knownhostscommand"
                         )
                     {
-                        self.hits_only(command, ctx.depth + 1)?;
+                        self.command_text(command, ctx.depth + 1)?;
                     }
                 }
                 continue_
@@ -1333,7 +1351,7 @@ impl Analyzer<'_> {
                         v => v.strip_prefix("--rsh=").map(str::to_owned),
                     };
                     if let Some(command) = command {
-                        self.hits_only(&command, ctx.depth + 1)?;
+                        self.command_text(&command, ctx.depth + 1)?;
                     }
                 }
                 continue_
@@ -1409,7 +1427,7 @@ impl Analyzer<'_> {
                             Some(attached.to_owned())
                         };
                         match command {
-                            Some(command) => self.hits_only(&command, ctx.depth + 1)?,
+                            Some(command) => self.command_text(&command, ctx.depth + 1)?,
                             None => self.fail(opaque(program, "the command of -C is computed")),
                         }
                     }
@@ -1581,6 +1599,14 @@ impl Analyzer<'_> {
         let mut i = 1;
         while i < words.len() {
             match words.get(i).cloned().flatten() {
+                Some(flag) if flag.starts_with("--config-env") => {
+                    // `--config-env=KEY=VAR`: the value comes from the environment.
+                    self.fail(opaque(
+                        "git",
+                        "--config-env takes a setting from the environment",
+                    ));
+                    i += 1;
+                }
                 Some(flag) if flag == "-c" => {
                     if let Some(Some(setting)) = words.get(i + 1)
                         && let Some((key, value)) = setting.split_once('=')
@@ -1611,7 +1637,7 @@ impl Analyzer<'_> {
             }
         }
         for command in commands {
-            self.hits_only(command.trim_start_matches('!'), ctx.depth + 1)?;
+            self.command_text(command.trim_start_matches('!'), ctx.depth + 1)?;
         }
         ControlFlow::Continue(())
     }

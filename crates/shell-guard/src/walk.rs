@@ -68,6 +68,8 @@ pub(crate) struct Analyzer<'g> {
     source: String,
     /// Every word met, shared with the analyses this one starts; `None`: not collected.
     collected: Option<Rc<RefCell<Collected>>>,
+    /// Aliases the line defines, shared with the analyses this one starts.
+    pub(crate) aliases: Rc<RefCell<Vec<String>>>,
 }
 
 impl<'g> Analyzer<'g> {
@@ -80,6 +82,7 @@ impl<'g> Analyzer<'g> {
             heredocs: 0,
             source: String::new(),
             collected: None,
+            aliases: Rc::default(),
         }
     }
 
@@ -110,6 +113,7 @@ impl<'g> Analyzer<'g> {
             heredocs: 0,
             source: String::new(),
             collected: self.collected.clone(),
+            aliases: Rc::clone(&self.aliases),
         }
     }
 
@@ -495,7 +499,7 @@ impl<'g> Analyzer<'g> {
             // bash imports `BASH_FUNC_f%%=() { …; }` from its environment as the function `f`,
             // which a later `bash -c f` runs.
             return match value.value() {
-                Some(body) => self.hits_only(&format!("f {body}"), d + 1),
+                Some(body) => self.command_text(&format!("f {body}"), d + 1),
                 None => {
                     self.fail(GuardError::Opaque {
                         program: name.to_owned(),
@@ -505,13 +509,56 @@ impl<'g> Analyzer<'g> {
                 }
             };
         }
+        if matches!(name, "BASH_ENV" | "ENV")
+            && value
+                .value()
+                .is_some_and(|path| crate::argv::is_stdin_path(&path))
+        {
+            // The shell this starts reads its startup commands from its input.
+            self.fail(GuardError::Opaque {
+                program: name.to_owned(),
+                reason: "the shell reads its startup commands from its input",
+            });
+            return ControlFlow::Continue(());
+        }
+        if name == "GIT_CONFIG_PARAMETERS" || name.starts_with("GIT_CONFIG_VALUE_") {
+            // Configuration given to git through the environment: a value may be an alias
+            // (`!cmd`) or an editor, which git runs. Each quoted value counts.
+            return match value.value() {
+                Some(text) => {
+                    let quoted: Vec<&str> = text.split('\'').skip(1).step_by(2).collect();
+                    let values = if quoted.is_empty() {
+                        vec![text.as_str()]
+                    } else {
+                        quoted
+                    };
+                    for value in values {
+                        match value.strip_prefix('!') {
+                            Some(command) => self.command_text(command, d + 1)?,
+                            None => self.hits_only(value, d + 1)?,
+                        }
+                    }
+                    ControlFlow::Continue(())
+                }
+                None => ControlFlow::Continue(()),
+            };
+        }
         if !VARIABLES.contains(&name) {
             return ControlFlow::Continue(());
         }
         match value.value() {
-            Some(text) => self.hits_only(text.trim_start_matches(['|', '!']), d + 1),
+            // Prompts are expanded, not run: only their command substitutions are code.
+            Some(text) if name.starts_with("PS") => self.text(&text, d),
+            Some(text) => self.command_text(text.trim_start_matches(['|', '!']), d + 1),
             None => ControlFlow::Continue(()),
         }
+    }
+
+    /// Analyses text that a program runs as shell commands (an editor or ssh command, a git
+    /// alias, an exported function): like the line itself, what cannot be analysed in it is an
+    /// error.
+    pub(crate) fn command_text(&mut self, text: &str, depth: usize) -> Flow {
+        self.script(text, depth, &Stdin::Inherit)
     }
 
     /// Analyses shell text for protected programs only: what cannot be analysed in it is no
