@@ -61,10 +61,12 @@
 //! `trap` actions, `alias` values, `mapfile -C`, `pwsh`/`powershell` `-Command` (any unique
 //! prefix; `-EncodedCommand` is decoded), `cmd /c` and `/k`, `Invoke-Expression`; so is a
 //! here-document or here-string given to a shell, `source /dev/stdin`, `at` or `pwsh -Command -`
-//! on its standard input. Values that other programs run are checked for protected programs:
-//! `EDITOR=`, `PAGER=`, `GIT_SSH_COMMAND=` and similar variables, `git -c` aliases (`!…`),
-//! pagers, editors and helpers, `ssh -o ProxyCommand=`, `rsync -e`, strings given to `tmux`,
-//! `screen` and `parallel`, and stored values that bash would expand later (`x='a[$(…)]'`).
+//! on its standard input. Values that other programs run as commands are analysed like the
+//! line itself (a computed program in them is an error): `EDITOR=`, `PAGER=`,
+//! `GIT_SSH_COMMAND=` and similar variables, `git -c` aliases (`!…`), pagers, editors and
+//! helpers (also through `GIT_CONFIG_*`), `ssh -o ProxyCommand=`, `rsync -e`, `compgen -C`;
+//! strings given to `tmux`, `screen` and `parallel`, and stored values that bash would expand
+//! later (`x='a[$(…)]'`), are checked for protected programs.
 //! A script named like a protected program, run by a shell or an interpreter (`bash
 //! ~/.asdf/shims/kubectl`, `python3 /usr/bin/aws`), is that program, and so is a Python module
 //! that is a known CLI (`python -m awscli`, `-m runpy awscli`, `-m azure.cli`), as are functions
@@ -113,8 +115,10 @@
 //! executable (`cp "$(which kubectl)" k; ./k`); values that reach code at run time by means not
 //! followed here (`read`, files, arithmetic on variables set elsewhere); wrappers not listed
 //! above. Over-approximations, which deny harmless lines: `alias NAME=VALUE` is checked as if
-//! VALUE ran; a function named like a protected program counts as that program; quoted words
-//! given to runners, multiplexers and `parallel` are read as commands.
+//! VALUE ran, and a command word naming an alias the line defines is an error (the alias runs
+//! its value with the words after it); a function named like a protected program counts as
+//! that program; quoted words given to runners, multiplexers and `parallel` are read as
+//! commands; `git --config-env` and `BASH_ENV=/dev/stdin` are errors.
 //!
 //! # Budgets
 //!
