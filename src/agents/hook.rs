@@ -116,6 +116,9 @@ enum Event {
         names: Vec<String>,
         listed: Vec<String>,
         base: PathBuf,
+        /// A `command` member beside them, read as a shell line too (a tool the hook does not
+        /// know as a shell still gets no path past it by calling its input a command).
+        command: Option<String>,
     },
 }
 
@@ -141,7 +144,14 @@ pub fn decide(agent: Agent, input: &[u8], context: &Context) -> Verdict {
             names,
             listed,
             base,
+            command,
         } => {
+            if let Some(command) = command {
+                let verdict = shell(&command, &cwd, context);
+                if verdict.deny.is_some() {
+                    return verdict;
+                }
+            }
             let bases = [cwd, base];
             let reaches = bases.iter().any(|base| {
                 names
@@ -252,6 +262,16 @@ const PATH_MEMBERS: &[&str] = &[
 /// shell command runs (Gemini CLI's `dir_path`, Codex's `workdir`).
 const DIRECTORY_MEMBERS: &[&str] = &["path", "dir_path", "directory", "workdir"];
 
+/// The clients' shell tools, whose `command` is a shell line (a client without tool names,
+/// Cursor or Antigravity, sends shell events only).
+const SHELL_TOOLS: &[&str] = &[
+    "Bash",
+    "run_shell_command",
+    "exec_command",
+    "shell",
+    "local_shell",
+];
+
 /// Tools whose `pattern` is a glob of names to list (in the other search tools it is a regular
 /// expression over the files' content).
 const GLOB_TOOLS: &[&str] = &["Glob", "glob"];
@@ -282,6 +302,7 @@ fn event_of(agent: Agent, input: &[u8], cwd: &Path) -> Result<(Event, PathBuf), 
                 names,
                 listed: Vec::new(),
                 base: cwd.clone(),
+                command: None,
             },
             cwd,
         ));
@@ -294,14 +315,22 @@ fn event_of(agent: Agent, input: &[u8], cwd: &Path) -> Result<(Event, PathBuf), 
                 .find_map(|member| input.get(*member)?.as_str())
         })
         .map_or_else(|| cwd.clone(), |dir| cwd.join(dir));
-    if let Some(command) = value.pointer(pointer) {
+    let tool = value.get("tool_name").and_then(Value::as_str);
+    let shell_tool = tool.is_none_or(|tool| SHELL_TOOLS.contains(&tool));
+    let command = value.pointer(pointer);
+    if let Some(command) = command
+        && shell_tool
+    {
         return Ok((Event::Shell(shell_line(pointer, command)?), base));
     }
-    let (Some(Value::String(tool)), Some(input)) = (value.get("tool_name"), input) else {
+    let (Some(tool), Some(input)) = (tool, input) else {
         return Err(format!("no `{}` field", pointer.trim_start_matches('/')));
     };
+    let command = command
+        .map(|command| shell_line(pointer, command))
+        .transpose()?;
     let listed = match input.get("pattern") {
-        Some(Value::String(pattern)) if GLOB_TOOLS.contains(&tool.as_str()) => {
+        Some(Value::String(pattern)) if GLOB_TOOLS.contains(&tool) => {
             vec![pattern.clone()]
         }
         _ => Vec::new(),
@@ -327,6 +356,7 @@ fn event_of(agent: Agent, input: &[u8], cwd: &Path) -> Result<(Event, PathBuf), 
             names,
             listed,
             base,
+            command,
         },
         cwd,
     ))

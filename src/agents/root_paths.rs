@@ -24,18 +24,32 @@ pub struct RootPaths {
     home: Option<PathBuf>,
     /// Variables whose value is a path, replaced where a word writes them.
     variables: Vec<(&'static str, PathBuf)>,
+    /// Where paths really are, as found so far (one line names the same directories often).
+    real: std::cell::RefCell<std::collections::HashMap<PathBuf, Option<PathBuf>>>,
 }
 
 /// Variables that hold the paths an agent would build the root's path from (`PWD` and
 /// `OLDPWD` are the line's directories, given per call).
 const VARIABLES: &[&str] = &["HOME", "TORII_CONFIG_DIR", "XDG_CONFIG_HOME"];
 
+/// Stands, in an expanded word, for any directory of the line (`$PWD`, `~+`, `$OLDPWD`).
+const ANY_DIR: char = '\u{E000}';
+/// Stands, in an expanded word, for the value of an expansion the hook cannot compute: any
+/// text, hidden names and `/` included.
+const UNKNOWN: char = '\u{E001}';
+
+/// Stands for a `~` the shell does not expand (quoted or escaped): a directory named `~`.
+const QUOTED_TILDE: char = '\u{E002}';
+
 /// At most this many words one brace expansion yields; past it, the text is taken to reach
 /// the root (it cannot be told).
 const MAX_BRACE_WORDS: usize = 256;
 
 /// At most this many directories a shell line's relative paths are taken from.
-pub const MAX_BASES: usize = 32;
+pub const MAX_BASES: usize = 128;
+/// At most this many directories the line may be in after one `cd` (the others are kept as
+/// bases, not as starting points of the next relative `cd`).
+const MAX_CURRENT: usize = 8;
 
 /// At most this many directory entries are read to match one glob on the disk.
 const MAX_GLOB_ENTRIES: usize = 5_000;
@@ -62,10 +76,6 @@ impl Bases {
         Bases {
             dirs: vec![dir.to_path_buf()],
         }
-    }
-
-    fn cwd(&self) -> &Path {
-        &self.dirs[0]
     }
 }
 
@@ -103,6 +113,7 @@ impl RootPaths {
             roots,
             home: home.map(|home| fold(&normalize(&home))),
             variables,
+            real: std::cell::RefCell::default(),
         }
     }
 
@@ -122,10 +133,17 @@ impl RootPaths {
     /// written text with the path variables replaced and other expansions read as `*`, whole
     /// or in the parts an option, a URL, a code string or a here-document would hold.
     pub fn word_reaches(&self, word: &shell_guard::Word, bases: &Bases, globs: Globs) -> bool {
+        // A `~` that starts a known value was quoted (an expanded one is not known).
+        let value = word
+            .value
+            .as_ref()
+            .map(|value| match value.strip_prefix('~') {
+                Some(rest) => format!("{QUOTED_TILDE}{rest}"),
+                None => value.clone(),
+            });
         let written = self.expand(&word.written, bases);
-        word.value
-            .iter()
-            .cloned()
+        value
+            .into_iter()
             .chain(std::iter::once(written))
             .any(|text| self.text_reaches(&text, bases, globs, true))
     }
@@ -133,28 +151,47 @@ impl RootPaths {
     /// How a shell line's globs match: bash's defaults, unless the line names an option that
     /// widens them.
     pub fn shell_globs(words: &[shell_guard::Word]) -> Globs {
+        // bash options and variables, zsh options (any case, `_` ignored).
         const WIDENING: &[&str] = &[
             "dotglob",
             "globstar",
             "nocaseglob",
-            "GLOBIGNORE",
-            "GLOB_DOTS",
+            "globignore",
+            "globdots",
+            "nocaseglob",
+            "extendedglob",
         ];
-        let widens = words
-            .iter()
-            .any(|word| WIDENING.iter().any(|option| word.written.contains(option)));
+        let widens = words.iter().any(|word| {
+            let texts = std::iter::once(&word.written).chain(word.value.as_ref());
+            texts
+                .map(|text| text.to_lowercase().replace(['_', '\'', '"', '\\'], ""))
+                .any(|text| WIDENING.iter().any(|option| text.contains(option)))
+        });
         if widens { Globs::Wide } else { Globs::Shell }
     }
 
-    /// The directories a shell line's relative paths may be taken from: `cwd`, and every
+    /// The directories a shell line's relative paths may be taken from: `cwd`, every
     /// directory the line changes to (`cd DIR`, `pushd DIR`, a bare `cd`, also behind `builtin`
-    /// or `command`), from any earlier one.
+    /// or `command`), and every directory an option runs a command in (`-C DIR`,
+    /// `--directory=DIR`, `--chdir`, `--cwd`; the parents of `find -execdir`'s starting points).
+    /// A relative `cd` is taken from each directory the line may be in at that point.
     pub fn shell_bases(
         &self,
         commands: &[Vec<shell_guard::Word>],
         cwd: &Path,
     ) -> Result<Bases, TooManyDirectories> {
         let mut bases = Bases::one(cwd);
+        let mut current = vec![cwd.to_path_buf()];
+        let add = |bases: &mut Bases, dir: PathBuf| -> Result<(), TooManyDirectories> {
+            let dir = normalize(&dir);
+            if !bases.dirs.contains(&dir) {
+                if bases.dirs.len() == MAX_BASES {
+                    return Err(TooManyDirectories);
+                }
+                bases.dirs.push(dir);
+            }
+            Ok(())
+        };
         for command in commands {
             let words: Vec<String> = command
                 .iter()
@@ -164,36 +201,38 @@ impl RootPaths {
                         .unwrap_or_else(|| self.expand(&word.written, &bases))
                 })
                 .collect();
-            let mut words = words.iter().map(String::as_str).peekable();
-            while words
+            let resolve = |dir: &str, from: &[PathBuf], bases: &Bases| -> Vec<PathBuf> {
+                self.spellings(dir, bases)
+                    .into_iter()
+                    .flat_map(|target| from.iter().map(move |base| base.join(&target)))
+                    .collect()
+            };
+            for dir in option_directories(&words) {
+                for dir in resolve(&dir, &current, &bases) {
+                    add(&mut bases, dir)?;
+                }
+            }
+            let mut rest = words.iter().map(String::as_str).peekable();
+            while rest
                 .next_if(|w| matches!(*w, "builtin" | "command"))
                 .is_some()
             {}
-            let Some(name) = words.next() else { continue };
+            let Some(name) = rest.next() else { continue };
             if name != "cd" && name != "pushd" {
                 continue;
             }
-            let operand = words.find(|word| !word.starts_with('-') || *word == "-");
-            let targets: Vec<PathBuf> = match operand {
-                Some(dir) if dir != "-" => self
-                    .spellings(dir, &bases)
-                    .into_iter()
-                    .map(PathBuf::from)
-                    .collect(),
+            let operand = rest.find(|word| !word.starts_with('-') || *word == "-");
+            let next: Vec<PathBuf> = match operand {
+                Some(dir) if dir != "-" => resolve(dir, &current, &bases),
                 None if name == "cd" => self.home.iter().cloned().collect(),
                 _ => continue,
             };
-            let next: Vec<PathBuf> = targets
-                .iter()
-                .flat_map(|target| bases.dirs.iter().map(move |base| base.join(target)))
-                .map(|dir| normalize(&dir))
-                .collect();
+            current.clear();
             for dir in next {
-                if !bases.dirs.contains(&dir) {
-                    if bases.dirs.len() == MAX_BASES {
-                        return Err(TooManyDirectories);
-                    }
-                    bases.dirs.push(dir);
+                let dir = normalize(&dir);
+                add(&mut bases, dir.clone())?;
+                if current.len() < MAX_CURRENT && !current.contains(&dir) {
+                    current.push(dir);
                 }
             }
         }
@@ -201,22 +240,72 @@ impl RootPaths {
     }
 
     fn text_reaches(&self, text: &str, bases: &Bases, globs: Globs, ancestors: bool) -> bool {
-        let Some(words) = braces(text) else {
-            return true;
-        };
-        words.iter().any(|expanded| {
-            parts(expanded).any(|part| {
-                self.spellings(part, bases).iter().any(|spelling| {
-                    let path = Path::new(spelling);
-                    if path.is_absolute() {
-                        return self.reaches(path, globs, ancestors);
-                    }
-                    !spelling.is_empty()
-                        && bases
-                            .dirs
-                            .iter()
-                            .any(|base| self.reaches(&base.join(path), globs, ancestors))
+        // Words of a longer text (a message, code, a here-document) count only when they reach
+        // into the root: a sentence that mentions `~/.config` does not copy it.
+        let whole = !text.contains(is_word_break);
+        // A quoted `~` inside a longer text may be code another shell runs (`sh -c '…'`).
+        let unquoted = text.replace(QUOTED_TILDE, "~");
+        let split = if whole { text } else { unquoted.as_str() };
+        let tokens = split.split(is_word_break).map(|token| (token, true));
+        // The text itself too (`@(…)`), with its braces as written: bash does not expand
+        // braces in quoted text or here-documents.
+        let mut tokens = tokens.chain((!whole).then_some((text, false)));
+        tokens.any(|(token, expand_braces)| {
+            let expansions = if expand_braces {
+                match braces(token) {
+                    Some(expansions) => expansions,
+                    None => return true,
+                }
+            } else {
+                vec![token.to_string()]
+            };
+            expansions.iter().any(|expanded| {
+                parts(expanded).any(|(part, option_value)| {
+                    let ancestors = ancestors && whole && (option_value || part == expanded);
+                    self.part_reaches(part, bases, globs, ancestors)
                 })
+            })
+        })
+    }
+
+    fn part_reaches(&self, part: &str, bases: &Bases, globs: Globs, ancestors: bool) -> bool {
+        self.spellings(part, bases).iter().any(|spelling| {
+            if let Some(rest) = spelling.strip_prefix(UNKNOWN) {
+                return self.suffix_reaches(rest, ancestors);
+            }
+            let path = Path::new(spelling);
+            if path.is_absolute() {
+                return self.reaches(path, globs, ancestors);
+            }
+            !spelling.is_empty()
+                && bases
+                    .dirs
+                    .iter()
+                    .any(|base| self.reaches(&base.join(path), globs, ancestors))
+        })
+    }
+
+    /// Whether a path whose beginning is computed (`$H/.config/torii`) could be the root or
+    /// inside it: some final part of the root is what the known rest begins with.
+    fn suffix_reaches(&self, rest: &str, ancestors: bool) -> bool {
+        let rest: Vec<String> = components(Path::new(rest.trim_start_matches('/')));
+        if rest.is_empty() {
+            return false;
+        }
+        self.roots.iter().any(|root| {
+            let root_parts = components(root);
+            (1..root_parts.len()).any(|start| {
+                let tail = &root_parts[start..];
+                let matched = tail
+                    .iter()
+                    .zip(&rest)
+                    .all(|(name, part)| component_matches(part, name, Globs::Wide));
+                matched
+                    && (rest.len() >= tail.len()
+                        || (ancestors
+                            && self.below_home(
+                                &root_parts[..start + rest.len()].iter().collect::<PathBuf>(),
+                            )))
             })
         })
     }
@@ -238,6 +327,13 @@ impl RootPaths {
                     .collect();
             }
         }
+        if let Some(rest) = text.strip_prefix(ANY_DIR) {
+            return bases
+                .dirs
+                .iter()
+                .map(|dir| format!("{}{rest}", dir.display()))
+                .collect();
+        }
         let Some(rest) = text.strip_prefix('~') else {
             return vec![text.to_string()];
         };
@@ -247,7 +343,7 @@ impl RootPaths {
         };
         let dirs: Vec<PathBuf> = match prefix {
             "" => self.home.iter().cloned().collect(),
-            "+" => vec![bases.cwd().to_path_buf()],
+            "+" => bases.dirs.clone(),
             p if stack(p) => bases.dirs.clone(),
             user => self
                 .home
@@ -282,9 +378,10 @@ impl RootPaths {
                 Some(matches) => matches.iter().any(|found| {
                     // A match that is a link to the root: listing its name shows no more.
                     self.path_reaches(found, ancestors)
-                        && (ancestors || !self.roots.contains(&fold(&real_path(found))))
+                        && (ancestors || !self.roots.contains(&fold(&self.real_path(found))))
                 }),
-                None => true,
+                // Too many entries to read: the lexical match above is what the hook can tell.
+                None => false,
             };
         }
         self.path_reaches(path, ancestors)
@@ -292,13 +389,49 @@ impl RootPaths {
 
     fn path_reaches(&self, path: &Path, ancestors: bool) -> bool {
         let lexical = fold(&normalize(path));
-        let real = fold(&real_path(path));
+        let real = fold(&self.real_path(path));
         [&lexical, &real].into_iter().any(|path| {
             self.roots.iter().any(|root| {
                 path.starts_with(root)
                     || (ancestors && root.starts_with(path) && self.below_home(path))
             })
         })
+    }
+
+    /// Where `path` really is, as the kernel resolves it: its longest existing ancestor with
+    /// links (and `..` after them) resolved, then the rest, normalised. What each directory
+    /// resolved to is remembered.
+    fn real_path(&self, path: &Path) -> PathBuf {
+        let mut existing = path;
+        let mut rest = Vec::new();
+        loop {
+            let known = self.real.borrow().get(existing).cloned();
+            let real = match known {
+                Some(real) => real,
+                None => {
+                    let real = std::fs::canonicalize(existing).ok();
+                    self.real
+                        .borrow_mut()
+                        .insert(existing.to_path_buf(), real.clone());
+                    real
+                }
+            };
+            if let Some(real) = real {
+                return normalize(
+                    &rest
+                        .iter()
+                        .rev()
+                        .fold(real, |acc: PathBuf, part| acc.join(part)),
+                );
+            }
+            match (existing.parent(), existing.file_name()) {
+                (Some(parent), Some(name)) => {
+                    rest.push(name.to_os_string());
+                    existing = parent;
+                }
+                _ => return normalize(path),
+            }
+        }
     }
 
     /// Strictly below the home directory: `~/.config`, not `~` itself or `/`, which every
@@ -335,17 +468,32 @@ impl RootPaths {
     fn expand(&self, text: &str, bases: &Bases) -> String {
         let chars: Vec<char> = text.chars().collect();
         let mut out = String::with_capacity(text.len());
+        let mut quote: Option<char> = None;
         let mut i = 0;
         while i < chars.len() {
             match chars[i] {
-                '\'' | '"' => i += 1,
+                q @ ('\'' | '"') => {
+                    quote = match quote {
+                        Some(open) if open == q => None,
+                        None => Some(q),
+                        inside => inside,
+                    };
+                    i += 1;
+                }
                 '\\' => {
-                    out.extend(chars.get(i + 1));
+                    match chars.get(i + 1) {
+                        Some('~') => out.push(QUOTED_TILDE),
+                        next => out.extend(next),
+                    }
                     i += 2;
+                }
+                '~' if quote.is_some() => {
+                    out.push(QUOTED_TILDE);
+                    i += 1;
                 }
                 '`' => {
                     let close = chars[i + 1..].iter().position(|&c| c == '`');
-                    out.push('*');
+                    out.push(UNKNOWN);
                     i = close.map_or(chars.len(), |close| i + close + 2);
                 }
                 '$' => {
@@ -376,8 +524,8 @@ impl RootPaths {
                 let inner: String = chars[i + 2..end.min(chars.len())].iter().collect();
                 let name_len = identifier_len(&inner);
                 let (name, operation) = inner.split_at(name_len);
-                let value = match self.variable(name, bases) {
-                    Some(value) => value.to_string_lossy().into_owned(),
+                let value = match self.variable(name) {
+                    Some(value) => value,
                     None => {
                         let default = ["-", ":-", "=", ":=", "+", ":+"]
                             .iter()
@@ -385,7 +533,7 @@ impl RootPaths {
                             .find_map(|op| operation.strip_prefix(op));
                         match default {
                             Some(word) if !name.is_empty() => self.expand(word, bases),
-                            _ => "*".to_string(),
+                            _ => UNKNOWN.to_string(),
                         }
                     }
                 };
@@ -393,31 +541,29 @@ impl RootPaths {
             }
             Some('(') => {
                 let end = closing(chars, i + 1, '(', ')');
-                ("*".to_string(), (end + 1).min(chars.len()))
+                (UNKNOWN.to_string(), (end + 1).min(chars.len()))
             }
             Some(c) if c.is_ascii_alphabetic() || *c == '_' => {
                 let rest: String = chars[i + 1..].iter().collect();
                 let len = identifier_len(&rest);
                 let name = &rest[..len];
-                let value = self
-                    .variable(name, bases)
-                    .map_or_else(|| "*".to_string(), |v| v.to_string_lossy().into_owned());
+                let value = self.variable(name).unwrap_or_else(|| UNKNOWN.to_string());
                 (value, i + 1 + name.chars().count())
             }
-            Some(c) if "@*#?-$!0123456789".contains(*c) => ("*".to_string(), i + 2),
+            Some(c) if "@*#?-$!0123456789".contains(*c) => (UNKNOWN.to_string(), i + 2),
             _ => ("$".to_string(), i + 1),
         }
     }
 
-    fn variable(&self, name: &str, bases: &Bases) -> Option<PathBuf> {
+    /// The value of a path variable as text: `PWD` and `OLDPWD` are any directory of the line.
+    fn variable(&self, name: &str) -> Option<String> {
         match name {
-            "PWD" => Some(bases.cwd().to_path_buf()),
-            "OLDPWD" => Some(bases.cwd().to_path_buf()),
+            "PWD" | "OLDPWD" => Some(ANY_DIR.to_string()),
             _ => self
                 .variables
                 .iter()
                 .find(|(known, _)| *known == name)
-                .map(|(_, value)| value.clone()),
+                .map(|(_, value)| value.to_string_lossy().into_owned()),
         }
     }
 }
@@ -425,15 +571,26 @@ impl RootPaths {
 /// The index of the bracket closing the one at `open` (nesting counted), or the end.
 fn closing(chars: &[char], open: usize, left: char, right: char) -> usize {
     let mut depth = 0;
-    for (i, &c) in chars.iter().enumerate().skip(open) {
-        if c == left {
-            depth += 1;
-        } else if c == right {
-            depth -= 1;
-            if depth == 0 {
-                return i;
+    let mut quote: Option<char> = None;
+    let mut i = open;
+    while i < chars.len() {
+        let c = chars[i];
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) if c == '\\' => i += 1,
+            Some(_) => {}
+            None if c == '\\' => i += 1,
+            None if c == '\'' || c == '"' => quote = Some(c),
+            None if c == left => depth += 1,
+            None if c == right => {
+                depth -= 1;
+                if depth == 0 {
+                    return i;
+                }
             }
+            None => {}
         }
+        i += 1;
     }
     chars.len()
 }
@@ -583,24 +740,73 @@ fn sequence(body: &str) -> Option<Vec<String>> {
     }
 }
 
-/// The whole text and the parts of it that could be a path: split on whitespace, quotes,
-/// parentheses and the separators of options, lists and URLs (`=`, `:`, `@`, `,`, `;`), and an
-/// option's attached value from its first `/` (`-o/path`).
-fn parts(text: &str) -> impl Iterator<Item = &str> {
-    let pieces = std::iter::once(text).chain(text.split(|c: char| {
-        c.is_whitespace()
-            || matches!(
-                c,
-                '=' | ':' | '@' | ',' | ';' | '\'' | '"' | '(' | ')' | '<' | '>' | '|' | '&' | '`'
-            )
-    }));
-    pieces.flat_map(|piece| {
+/// Whether `c` separates the words of a longer text: whitespace, quotes, parentheses and
+/// shell operators.
+fn is_word_break(c: char) -> bool {
+    c.is_whitespace()
+        || matches!(
+            c,
+            ';' | '\'' | '"' | '(' | ')' | '<' | '>' | '|' | '&' | '`'
+        )
+}
+
+/// The parts of one word that could be a path: the word, its parts between the separators of
+/// options, lists and URLs (`=`, `:`, `@`, `,`), and an option's attached value from its first
+/// `/` (`-o/path`). Each comes with whether it is the word or an option's value (`--file=P`).
+fn parts(word: &str) -> impl Iterator<Item = (&str, bool)> {
+    let pieces = std::iter::once((word, true)).chain(
+        word.split(['=', ':', '@', ','])
+            .enumerate()
+            .map(move |(i, piece)| (piece, i > 0 && word.contains('='))),
+    );
+    pieces.flat_map(|(piece, value)| {
         let attached = piece
             .starts_with('-')
             .then(|| piece.find('/').map(|i| &piece[i..]))
             .flatten();
-        std::iter::once(piece).chain(attached)
+        std::iter::once((piece, value)).chain(attached.map(|a| (a, true)))
     })
+}
+
+/// Directories the words of one command run it in: `-C DIR` (`git`, `tar`, `make`, `env`),
+/// `--directory`, `--chdir`, `--cwd` (with `=` or apart), and for `find … -execdir` the
+/// parents of its starting points.
+fn option_directories(words: &[String]) -> Vec<String> {
+    const LONG: &[&str] = &[
+        "--directory",
+        "--chdir",
+        "--cwd",
+        "--workdir",
+        "--work-tree",
+    ];
+    let mut dirs = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let word = words[i].as_str();
+        if word == "-C" || LONG.contains(&word) {
+            dirs.extend(words.get(i + 1).cloned());
+            i += 2;
+            continue;
+        }
+        if let Some((option, dir)) = word.split_once('=')
+            && LONG.contains(&option)
+        {
+            dirs.push(dir.to_string());
+        }
+        i += 1;
+    }
+    if words.first().is_some_and(|w| w == "find")
+        && words.iter().any(|w| w == "-execdir" || w == "-okdir")
+    {
+        for start in words[1..]
+            .iter()
+            .take_while(|w| !w.starts_with('-') && *w != "(" && *w != "!")
+        {
+            dirs.push(start.clone());
+            dirs.push(format!("{start}/.."));
+        }
+    }
+    dirs
 }
 
 /// The paths a glob matches on the disk now (links followed as the kernel does), bounded by
@@ -643,7 +849,7 @@ fn disk_matches(pattern: &Path, globs: Globs) -> Option<Vec<PathBuf>> {
 }
 
 fn is_pattern(text: &str) -> bool {
-    text.contains(['*', '?', '[']) || extglob_at(text).is_some()
+    text.contains(['*', '?', '[', UNKNOWN]) || extglob_at(text).is_some()
 }
 
 /// Where an extended glob group (`@(…)`, `!(…)`, `+(…)`, `*(…)`, `?(…)`) starts, if any.
@@ -672,7 +878,9 @@ enum Token {
 fn component_matches(pattern: &str, name: &str, globs: Globs) -> bool {
     // The shell's wildcards do not match a leading dot (no `dotglob`): the pattern must write
     // it, first or first in an extended group.
-    let explicit_dot = pattern.starts_with('.') || pattern.contains("(.") || pattern.contains("|.");
+    // A computed part may itself start with the dot.
+    let explicit_dot =
+        pattern.starts_with(['.', UNKNOWN]) || pattern.contains("(.") || pattern.contains("|.");
     if globs == Globs::Shell && name.starts_with('.') && !explicit_dot {
         return false;
     }
@@ -709,7 +917,7 @@ fn tokens(pattern: &str) -> Vec<Token> {
                 }
                 tokens.push(Token::Any);
             }
-            '*' => tokens.push(Token::Any),
+            '*' | UNKNOWN => tokens.push(Token::Any),
             '?' => tokens.push(Token::One),
             '[' => {
                 // `]` right after `[` (or `[!`, `[^`) is a member; `[:class:]` holds a `]`.
@@ -791,25 +999,6 @@ fn normalize(path: &Path) -> PathBuf {
         }
     }
     out
-}
-
-/// Where `path` really is, as the kernel resolves it: its longest existing ancestor with links
-/// (and `..` after them) resolved, then the rest, normalised.
-fn real_path(path: &Path) -> PathBuf {
-    let mut existing = path;
-    let mut rest = Vec::new();
-    loop {
-        if let Ok(real) = std::fs::canonicalize(existing) {
-            return normalize(&rest.iter().rev().fold(real, |acc, part| acc.join(part)));
-        }
-        match (existing.parent(), existing.file_name()) {
-            (Some(parent), Some(name)) => {
-                rest.push(name.to_os_string());
-                existing = parent;
-            }
-            _ => return normalize(path),
-        }
-    }
 }
 
 /// Paths as this system compares them: macOS and Windows file systems ignore case.
@@ -1009,7 +1198,7 @@ mod tests {
     #[test]
     fn many_directory_changes_are_bounded() {
         let paths = paths();
-        let line: Vec<Vec<shell_guard::Word>> = (0..40)
+        let line: Vec<Vec<shell_guard::Word>> = (0..200)
             .map(|i| vec![known("cd"), known(&format!("../d{i}"))])
             .collect();
         assert_eq!(

@@ -1011,13 +1011,28 @@ impl Analyzer<'_> {
             });
             return ControlFlow::Continue(());
         }
-        // An alias the line defined runs its value with these words after it (a value such as
-        // `command ` makes the next word a command too).
-        if let Some(name) = first.known()
-            && self.aliases.borrow().contains(&name)
-        {
-            self.fail(opaque(&name, "it is an alias defined on this line"));
-            return ControlFlow::Continue(());
+        // An alias the line defined runs its value with the words after it: a value such as
+        // `command ` or `''` makes the next word the command.
+        if let Some(name) = first.known() {
+            let alias = self
+                .aliases
+                .borrow()
+                .iter()
+                .rev()
+                .find(|(alias, _)| *alias == name)
+                .map(|(_, value)| value.clone());
+            match alias {
+                Some(Some(value)) => {
+                    let rest: Vec<&str> = args[1..].iter().map(|a| a.raw.as_str()).collect();
+                    let text = format!("{value} {}", rest.join(" "));
+                    return self.command_text(&text, ctx.depth + 1);
+                }
+                Some(None) => {
+                    self.fail(opaque(&name, "it is an alias whose value is computed"));
+                    return ControlFlow::Continue(());
+                }
+                None => {}
+            }
         }
         let key = match self.resolve(first) {
             None => return ControlFlow::Continue(()),
@@ -1256,9 +1271,12 @@ impl Analyzer<'_> {
                     if arg.known().is_some_and(|v| v.starts_with('-')) {
                         continue;
                     }
-                    if let Some((name, _)) = arg.value().as_deref().and_then(|v| v.split_once('='))
-                    {
-                        self.aliases.borrow_mut().push(name.to_owned());
+                    // `NAME=VALUE`: the value is known when the whole word is.
+                    let known = arg.known();
+                    let text = known.clone().unwrap_or_else(|| arg.raw.clone());
+                    if let Some((name, value)) = text.split_once('=') {
+                        let value = known.is_some().then(|| value.to_owned());
+                        self.aliases.borrow_mut().push((name.to_owned(), value));
                     }
                     if let Some(value) = arg.after_equals() {
                         self.code(program, &value, ctx, Lang::Shell)?;

@@ -68,8 +68,9 @@ pub(crate) struct Analyzer<'g> {
     source: String,
     /// Every word met, shared with the analyses this one starts; `None`: not collected.
     collected: Option<Rc<RefCell<Collected>>>,
-    /// Aliases the line defines, shared with the analyses this one starts.
-    pub(crate) aliases: Rc<RefCell<Vec<String>>>,
+    /// Aliases the line defines and their values (when known), shared with the analyses this
+    /// one starts.
+    pub(crate) aliases: Rc<RefCell<Vec<(String, Option<String>)>>>,
 }
 
 impl<'g> Analyzer<'g> {
@@ -408,6 +409,14 @@ impl<'g> Analyzer<'g> {
                 args.push(arg.unwrap_or_else(|| Arg::unknown(&w.value)));
             }
             I::AssignmentWord(assignment, w) => {
+                // The whole `NAME=value` is a word of the line too (`GLOBIGNORE=x` changes
+                // how later globs match).
+                self.collect(|c| {
+                    c.words.push(Word {
+                        written: w.value.clone(),
+                        value: None,
+                    });
+                });
                 self.assignment(assignment, d)?;
                 if !args.is_empty() {
                     // An argument of `export`, `declare`…: a word like any other (its command
