@@ -46,6 +46,9 @@ pub(crate) enum Stdin {
     Text(Arg),
 }
 
+/// An alias the line defines: its name, and its value when known.
+pub(crate) type Alias = (String, Option<String>);
+
 /// What an inspection keeps of the walk.
 #[derive(Debug, Default)]
 pub(crate) struct Collected {
@@ -70,7 +73,7 @@ pub(crate) struct Analyzer<'g> {
     collected: Option<Rc<RefCell<Collected>>>,
     /// Aliases the line defines and their values (when known), shared with the analyses this
     /// one starts.
-    pub(crate) aliases: Rc<RefCell<Vec<(String, Option<String>)>>>,
+    pub(crate) aliases: Rc<RefCell<Vec<Alias>>>,
 }
 
 impl<'g> Analyzer<'g> {
