@@ -1626,13 +1626,53 @@ impl Analyzer<'_> {
                     i += 1;
                 }
                 Some(flag) if flag == "-c" => {
-                    if let Some(Some(setting)) = words.get(i + 1)
-                        && let Some((key, value)) = setting.split_once('=')
-                        && runs_value(key, value)
-                    {
-                        commands.push(value.to_owned());
+                    match words.get(i + 1) {
+                        Some(Some(setting)) => {
+                            if let Some((key, value)) = setting.split_once('=')
+                                && runs_value(key, value)
+                            {
+                                commands.push(value.to_owned());
+                            }
+                        }
+                        Some(None) => self.fail(opaque("git", "a -c setting is computed")),
+                        None => {}
                     }
                     i += 2;
+                }
+                // Programs git runs: transports (`--upload-pack`, `-u`, `ext::` URLs), `rebase
+                // -x`, `difftool -x`, `grep -O`.
+                Some(flag)
+                    if matches!(
+                        flag.as_str(),
+                        "--upload-pack" | "--receive-pack" | "--exec" | "-u" | "-x" | "--extcmd"
+                    ) =>
+                {
+                    match words.get(i + 1) {
+                        Some(Some(command)) => commands.push(command.clone()),
+                        Some(None) => self.fail(opaque("git", "a command it runs is computed")),
+                        None => {}
+                    }
+                    i += 2;
+                }
+                Some(flag)
+                    if [
+                        "--upload-pack=",
+                        "--receive-pack=",
+                        "--exec=",
+                        "--extcmd=",
+                        "-O",
+                        "--open-files-in-pager=",
+                    ]
+                    .iter()
+                    .any(|prefix| flag.len() > prefix.len() && flag.starts_with(prefix)) =>
+                {
+                    let at = flag.find('=').map_or(2, |at| at + 1);
+                    commands.push(flag[at..].to_owned());
+                    i += 1;
+                }
+                Some(url) if url.starts_with("ext::") => {
+                    commands.push(url["ext::".len()..].to_owned());
+                    i += 1;
                 }
                 Some(sub) if sub == "config" => {
                     // `git config [--global] KEY VALUE`
