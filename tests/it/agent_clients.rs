@@ -351,6 +351,23 @@ fn prove_hook(
     );
 }
 
+/// Claude Code, headless, talking to `standin`, with its configuration in `config` and
+/// nothing that reaches the internet.
+fn claude(scene: &Scene, config: &Path, standin: &Standin) -> Command {
+    let mut command = scene.client("claude");
+    command
+        .env("CLAUDE_CONFIG_DIR", config)
+        .env("ANTHROPIC_BASE_URL", standin.url())
+        .env("ANTHROPIC_API_KEY", "fake")
+        .env("DISABLE_TELEMETRY", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("DISABLE_ERROR_REPORTING", "1")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .env("CLAUDE_CODE_MAX_RETRIES", "0")
+        .args(["-p", "run it", "--output-format", "json"]);
+    command
+}
+
 #[test]
 #[ignore = "needs the agent CLIs from npm; run by ./scripts/test.sh"]
 fn claude_code_runs_the_hook_and_the_model_gets_the_deny_reason() {
@@ -363,25 +380,9 @@ fn claude_code_runs_the_hook_and_the_model_gets_the_deny_reason() {
         "claude",
         &[("CLAUDE_CONFIG_DIR", &config)],
         |standin| {
-            let mut command = scene.client("claude");
-            command
-                .env("CLAUDE_CONFIG_DIR", &config)
-                .env("ANTHROPIC_BASE_URL", standin.url())
-                .env("ANTHROPIC_API_KEY", "fake")
-                .env("DISABLE_TELEMETRY", "1")
-                .env("DISABLE_AUTOUPDATER", "1")
-                .env("DISABLE_ERROR_REPORTING", "1")
-                .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-                .env("CLAUDE_CODE_MAX_RETRIES", "0")
-                // Lets Bash run without a prompt, so only the hook can stop it.
-                .args([
-                    "-p",
-                    "run it",
-                    "--output-format",
-                    "json",
-                    "--allowedTools",
-                    "Bash",
-                ]);
+            let mut command = claude(&scene, &config, standin);
+            // Lets Bash run without a prompt, so only the hook can stop it.
+            command.args(["--allowedTools", "Bash"]);
             command
         },
     );
@@ -457,24 +458,9 @@ fn claude_code_cannot_reach_the_control_plane_through_its_own_tools() {
             serde_json::json!({"file_path": rules, "content": "accept: [delete]\n"}),
         ),
         |standin| {
-            let mut command = scene.client("claude");
+            let mut command = claude(&scene, &config, standin);
             command
-                .env("CLAUDE_CONFIG_DIR", &config)
-                .env("ANTHROPIC_BASE_URL", standin.url())
-                .env("ANTHROPIC_API_KEY", "fake")
-                .env("DISABLE_TELEMETRY", "1")
-                .env("DISABLE_AUTOUPDATER", "1")
-                .env("DISABLE_ERROR_REPORTING", "1")
-                .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-                .env("CLAUDE_CODE_MAX_RETRIES", "0")
-                .args([
-                    "-p",
-                    "run it",
-                    "--output-format",
-                    "json",
-                    "--add-dir",
-                    &root,
-                ])
+                .args(["--add-dir", &root])
                 .args(["--allowedTools", "Bash", "Write"]);
             command
         },
@@ -501,13 +487,8 @@ fn gemini_cli_cannot_reach_the_control_plane_through_its_own_tools() {
             serde_json::json!({"file_path": rules, "content": "accept: [delete]\n"}),
         ),
         |standin| {
-            let mut command = scene.client("gemini");
-            command
-                .env("GEMINI_CLI_NO_RELAUNCH", "true")
-                .env("GOOGLE_GEMINI_BASE_URL", standin.url())
-                .env("GEMINI_API_KEY", "fake")
-                .args(["-p", "run it", "--yolo", "-o", "json"])
-                .args(["--include-directories", &root]);
+            let mut command = gemini(&scene, standin);
+            command.args(["--include-directories", &root]);
             command
         },
     );
@@ -520,6 +501,18 @@ const GEMINI_SETTINGS: &str = r#"{
   "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false, "maxAttempts": 1, "retryFetchErrors": false}
 }
 "#;
+
+/// Gemini CLI, headless, talking to `standin`. Headless, only yolo offers the shell tool at
+/// all; the hook still runs.
+fn gemini(scene: &Scene, standin: &Standin) -> Command {
+    let mut command = scene.client("gemini");
+    command
+        .env("GEMINI_CLI_NO_RELAUNCH", "true")
+        .env("GOOGLE_GEMINI_BASE_URL", standin.url())
+        .env("GEMINI_API_KEY", "fake")
+        .args(["-p", "run it", "--yolo", "-o", "json"]);
+    command
+}
 
 fn trust_gemini_folder(scene: &Scene) {
     let trusted = serde_json::json!({ scene.project.display().to_string(): "TRUST_FOLDER" });
@@ -539,16 +532,7 @@ fn gemini_cli_runs_the_hook_and_the_model_gets_the_deny_reason() {
     std::fs::create_dir_all(&gemini).unwrap();
     std::fs::write(gemini.join("settings.json"), GEMINI_SETTINGS).unwrap();
     trust_gemini_folder(&scene);
-    prove_hook(&scene, "gemini", &[], |standin| {
-        let mut command = scene.client("gemini");
-        command
-            .env("GEMINI_CLI_NO_RELAUNCH", "true")
-            .env("GOOGLE_GEMINI_BASE_URL", standin.url())
-            .env("GEMINI_API_KEY", "fake")
-            // Headless, only yolo offers the shell tool at all; the hook still runs.
-            .args(["-p", "run it", "--yolo", "-o", "json"]);
-        command
-    });
+    prove_hook(&scene, "gemini", &[], |standin| gemini(&scene, standin));
 }
 
 /// A Codex configuration talking to the stand-in on `port` (0 when no turn runs), with the

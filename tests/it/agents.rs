@@ -48,6 +48,43 @@ impl Setup {
         command
     }
 
+    /// `torii __hook <agent>` as the client's installed hook runs it, pinned to this root, with
+    /// `input` on stdin: what it printed and its exit code.
+    pub fn hook(&self, agent: &str, input: &str) -> (String, i32) {
+        self.hook_with(agent, Path::new(&self.root_dir()), input, |_| {})
+    }
+
+    /// [`Setup::hook`] pinned to `config_dir`, with `prepare` adding environment and working
+    /// directory.
+    pub fn hook_with(
+        &self,
+        agent: &str,
+        config_dir: &Path,
+        input: &str,
+        prepare: impl FnOnce(&mut std::process::Command),
+    ) -> (String, i32) {
+        let mut command = std::process::Command::new(self.exe());
+        command
+            .args(["__hook", agent, "--config-dir"])
+            .arg(config_dir)
+            .env_remove("TORII_CONFIG_DIR")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped());
+        prepare(&mut command);
+        let output = command
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child.stdin.take().unwrap().write_all(input.as_bytes())?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        (
+            String::from_utf8(output.stdout).unwrap(),
+            output.status.code().unwrap_or(-1),
+        )
+    }
+
     /// `torii <args>`, finished.
     pub fn run(&self, args: &[&str]) -> std::process::Output {
         self.torii().args(args).output().unwrap()
@@ -481,22 +518,7 @@ fn list_names_every_agent_and_which_have_a_hook() {
 
 /// Runs the installed hook command of `agent` with `input` on stdin.
 fn run_hook(setup: &Setup, agent: &str, input: &str) -> (String, i32) {
-    let output = std::process::Command::new(setup.exe())
-        .args(["__hook", agent, "--config-dir", &setup.root_dir()])
-        .env_remove("TORII_CONFIG_DIR")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(input.as_bytes())?;
-            child.wait_with_output()
-        })
-        .unwrap();
-    (
-        String::from_utf8(output.stdout).unwrap(),
-        output.status.code().unwrap_or(-1),
-    )
+    setup.hook(agent, input)
 }
 
 fn bash(command: &str) -> String {

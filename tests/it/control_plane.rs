@@ -7,9 +7,7 @@
 //! `~/elsewhere` and `~/project/clink` are links to the root that an agent could have found,
 //! and `~/project/sub` a link whose `..` is the home directory.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
@@ -506,27 +504,15 @@ impl Layout {
 }
 
 fn hook_at(setup: &Setup, pinned: &Path, cwd: &Path, agent: &str, input: &Value) -> String {
-    let mut child = Command::new(setup.exe())
-        .args(["__hook", agent, "--config-dir"])
-        .arg(pinned)
-        .env_remove("TORII_CONFIG_DIR")
-        .env_remove("XDG_CONFIG_HOME")
-        .env("HOME", &setup.home)
-        .env("TORII_CONFIG_DIR", pinned)
-        .current_dir(cwd)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.to_string().as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(output.status.success());
-    String::from_utf8(output.stdout).unwrap()
+    let (out, code) = setup.hook_with(agent, pinned, &input.to_string(), |command| {
+        command
+            .env_remove("XDG_CONFIG_HOME")
+            .env("HOME", &setup.home)
+            .env("TORII_CONFIG_DIR", pinned)
+            .current_dir(cwd);
+    });
+    assert_eq!(code, 0);
+    out
 }
 
 /// The deny reason in `agent`'s answer, if it denied.

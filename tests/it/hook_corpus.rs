@@ -4,9 +4,6 @@
 //! installed providers as the protected set; a sample goes through every other client's input
 //! and deny format.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use serde_json::{Value, json};
 
 use crate::agents::Setup;
@@ -44,22 +41,9 @@ fn records() -> Vec<(usize, Expect, String)> {
 }
 
 fn hook(setup: &Setup, agent: &str, input: &Value) -> String {
-    let mut child = Command::new(setup.exe())
-        .args(["__hook", agent, "--config-dir", &setup.root_dir()])
-        .env_remove("TORII_CONFIG_DIR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.to_string().as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(output.status.success());
-    String::from_utf8(output.stdout).unwrap()
+    let (out, code) = setup.hook(agent, &input.to_string());
+    assert_eq!(code, 0);
+    out
 }
 
 /// The client's input for `command`, and how to read the reason out of its deny answer.

@@ -953,20 +953,7 @@ async fn a_timeout_kills_what_is_left_of_the_group() {
     .await;
     assert!(execution.timed_out, "{execution:?}");
     let pid = std::fs::read_to_string(&pid_file).unwrap();
-    let stat = format!("/proc/{}/stat", pid.trim());
-    let started = std::time::Instant::now();
-    while std::fs::read_to_string(&stat).is_ok_and(|stat| {
-        !stat
-            .rsplit_once(") ")
-            .is_some_and(|(_, rest)| rest.starts_with('Z'))
-    }) {
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "the grandchild {} survived the timeout",
-            pid.trim()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    assert_ends(&pid, "the grandchild, after the timeout");
 }
 
 /// Waits until process `pid` is gone (or a zombie); fails after 10 s.
