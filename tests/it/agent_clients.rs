@@ -472,9 +472,9 @@ fn claude_code_cannot_reach_the_control_plane_through_its_own_tools() {
 fn gemini_cli_cannot_reach_the_control_plane_through_its_own_tools() {
     let modules = agent_cli_modules();
     let scene = Scene::new(&modules);
-    let gemini = scene.setup.home.join(".gemini");
-    std::fs::create_dir_all(&gemini).unwrap();
-    std::fs::write(gemini.join("settings.json"), GEMINI_SETTINGS).unwrap();
+    let settings = scene.setup.home.join(".gemini");
+    std::fs::create_dir_all(&settings).unwrap();
+    std::fs::write(settings.join("settings.json"), GEMINI_SETTINGS).unwrap();
     trust_gemini_folder(&scene);
     scene.torii(&["agent", "install", "gemini", "--hook"], &[]);
     let root = scene.setup.root_dir();
@@ -528,9 +528,9 @@ fn trust_gemini_folder(scene: &Scene) {
 fn gemini_cli_runs_the_hook_and_the_model_gets_the_deny_reason() {
     let modules = agent_cli_modules();
     let scene = Scene::new(&modules);
-    let gemini = scene.setup.home.join(".gemini");
-    std::fs::create_dir_all(&gemini).unwrap();
-    std::fs::write(gemini.join("settings.json"), GEMINI_SETTINGS).unwrap();
+    let settings = scene.setup.home.join(".gemini");
+    std::fs::create_dir_all(&settings).unwrap();
+    std::fs::write(settings.join("settings.json"), GEMINI_SETTINGS).unwrap();
     trust_gemini_folder(&scene);
     prove_hook(&scene, "gemini", &[], |standin| gemini(&scene, standin));
 }
