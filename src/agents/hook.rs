@@ -188,6 +188,10 @@ fn shell(command: &str, cwd: &Path, context: &Context) -> Verdict {
     match inspection.verdict {
         Ok(Some(hit)) if is_torii(&hit, context) => deny(human_only_denied()),
         Ok(Some(hit)) => deny(blocked(&registry, &hit.program)),
+        Err(error @ shell_guard::GuardError::TooLong { .. }) => deny(format!(
+            "Torii's hook denied this shell command: {error}. Write long files with the file \
+             tool, or in several shorter commands."
+        )),
         Err(error) => deny(format!(
             "Torii's hook denied this shell command: {error}. Write the program name literally, \
              and run installed providers' executables through their Torii MCP tools."

@@ -51,6 +51,9 @@ pub const MAX_BASES: usize = 128;
 /// bases, not as starting points of the next relative `cd`).
 const MAX_CURRENT: usize = 8;
 
+/// The longest text read as one path (Linux's `PATH_MAX`).
+const MAX_PATH_BYTES: usize = 4096;
+
 /// At most this many directory entries are read to match one glob on the disk.
 const MAX_GLOB_ENTRIES: usize = 5_000;
 
@@ -69,12 +72,16 @@ pub enum Globs {
 pub struct Bases {
     /// The working directory first, then every directory the line changes to.
     dirs: Vec<PathBuf>,
+    /// The line changes to a directory the hook cannot compute (`cd "${PWD%/*}"`): a relative
+    /// path may then start anywhere.
+    anywhere: bool,
 }
 
 impl Bases {
     pub fn one(dir: &Path) -> Bases {
         Bases {
             dirs: vec![dir.to_path_buf()],
+            anywhere: false,
         }
     }
 }
@@ -133,14 +140,12 @@ impl RootPaths {
     /// written text with the path variables replaced and other expansions read as `*`, whole
     /// or in the parts an option, a URL, a code string or a here-document would hold.
     pub fn word_reaches(&self, word: &shell_guard::Word, bases: &Bases, globs: Globs) -> bool {
-        // A `~` that starts a known value was quoted (an expanded one is not known).
+        // A `~` in a known value was quoted or escaped (an expanded one is not known); the
+        // written form below keeps the ones the shell expands.
         let value = word
             .value
             .as_ref()
-            .map(|value| match value.strip_prefix('~') {
-                Some(rest) => format!("{QUOTED_TILDE}{rest}"),
-                None => value.clone(),
-            });
+            .map(|value| value.replace('~', &QUOTED_TILDE.to_string()));
         let written = self.expand(&word.written, bases);
         value
             .into_iter()
@@ -218,14 +223,21 @@ impl RootPaths {
                 .is_some()
             {}
             let Some(name) = rest.next() else { continue };
-            if name != "cd" && name != "pushd" {
+            if !matches!(name, "cd" | "pushd" | "popd" | "chdir") {
                 continue;
             }
             let operand = rest.find(|word| !word.starts_with('-') || *word == "-");
             let next: Vec<PathBuf> = match operand {
-                Some(dir) if dir != "-" => resolve(dir, &current, &bases),
-                None if name == "cd" => self.home.iter().cloned().collect(),
-                _ => continue,
+                // Back to a directory of the stack: any the line has been in.
+                Some(dir) if dir == "-" || dir.starts_with('+') => bases.dirs.clone(),
+                _ if name == "popd" => bases.dirs.clone(),
+                Some(dir) if dir.starts_with(UNKNOWN) => {
+                    bases.anywhere = true;
+                    continue;
+                }
+                Some(dir) => resolve(dir, &current, &bases),
+                None if name == "pushd" => bases.dirs.clone(),
+                None => self.home.iter().cloned().collect(),
             };
             current.clear();
             for dir in next {
@@ -240,31 +252,60 @@ impl RootPaths {
     }
 
     fn text_reaches(&self, text: &str, bases: &Bases, globs: Globs, ancestors: bool) -> bool {
-        // Words of a longer text (a message, code, a here-document) count only when they reach
-        // into the root: a sentence that mentions `~/.config` does not copy it.
+        // The word itself: one argument, whatever characters quoting put in it. Its braces are
+        // expanded when nothing in it breaks words (bash expands none in quoted text).
         let whole = !text.contains(is_word_break);
-        // A quoted `~` inside a longer text may be code another shell runs (`sh -c '…'`).
+        if whole {
+            return self.token_reaches(text, true, bases, globs, ancestors);
+        }
+        // One path with odd characters in it (`~/.confi[g\ ]`, `@(.config)`); a text of
+        // several lines or longer than a path can be is not one.
+        if !text.contains('\n')
+            && text.len() <= MAX_PATH_BYTES
+            && self.part_reaches(text, bases, globs, ancestors)
+        {
+            return true;
+        }
+        // The words of a longer text (a message, code, a here-document), as another shell
+        // would read them (`sh -c 'cat ~/…'`): they count only when they reach into the root.
         let unquoted = text.replace(QUOTED_TILDE, "~");
-        let split = if whole { text } else { unquoted.as_str() };
-        let tokens = split.split(is_word_break).map(|token| (token, true));
-        // The text itself too (`@(…)`), with its braces as written: bash does not expand
-        // braces in quoted text or here-documents.
-        let mut tokens = tokens.chain((!whole).then_some((text, false)));
-        tokens.any(|(token, expand_braces)| {
-            let expansions = if expand_braces {
-                match braces(token) {
-                    Some(expansions) => expansions,
-                    None => return true,
-                }
-            } else {
-                vec![token.to_string()]
-            };
-            expansions.iter().any(|expanded| {
-                parts(expanded).any(|(part, option_value)| {
-                    let ancestors = ancestors && whole && (option_value || part == expanded);
+        unquoted
+            .split(is_word_break)
+            .filter(|token| !token.is_empty())
+            .any(|token| {
+                let token = if token.contains('$') {
+                    self.expand(token, bases)
+                } else {
+                    token.to_string()
+                };
+                self.token_reaches(&token, true, bases, globs, false)
+            })
+    }
+
+    fn token_reaches(
+        &self,
+        token: &str,
+        expand_braces: bool,
+        bases: &Bases,
+        globs: Globs,
+        ancestors: bool,
+    ) -> bool {
+        let expansions = if expand_braces {
+            match braces(token) {
+                Some(expansions) => expansions,
+                None => return true,
+            }
+        } else {
+            vec![token.to_string()]
+        };
+        expansions.iter().any(|expanded| {
+            let url = file_url(expanded);
+            parts(expanded)
+                .chain(url.as_deref().map(|path| (path, true)))
+                .any(|(part, option_value)| {
+                    let ancestors = ancestors && (option_value || part == expanded);
                     self.part_reaches(part, bases, globs, ancestors)
                 })
-            })
         })
     }
 
@@ -276,6 +317,9 @@ impl RootPaths {
             let path = Path::new(spelling);
             if path.is_absolute() {
                 return self.reaches(path, globs, ancestors);
+            }
+            if bases.anywhere && self.suffix_reaches(spelling, ancestors) {
+                return true;
             }
             !spelling.is_empty()
                 && bases
@@ -471,6 +515,16 @@ impl RootPaths {
         let mut quote: Option<char> = None;
         let mut i = 0;
         while i < chars.len() {
+            if quote == Some('\'') && chars[i] != '\'' {
+                // Inside single quotes every character is itself.
+                out.push(if chars[i] == '~' {
+                    QUOTED_TILDE
+                } else {
+                    chars[i]
+                });
+                i += 1;
+                continue;
+            }
             match chars[i] {
                 q @ ('\'' | '"') => {
                     quote = match quote {
@@ -525,7 +579,17 @@ impl RootPaths {
                 let name_len = identifier_len(&inner);
                 let (name, operation) = inner.split_at(name_len);
                 let value = match self.variable(name) {
-                    Some(value) => value,
+                    // Set: a default is not used, an alternate is, and any other operation
+                    // (`%`, `#`, `/`, `,,`, `@P`…) makes a value the hook does not compute.
+                    Some(value) => match operation.trim_start_matches(':').chars().next() {
+                        None => value,
+                        Some('-' | '=') if !operation.is_empty() => value,
+                        Some('+') => {
+                            let word = operation.trim_start_matches(':').trim_start_matches('+');
+                            self.expand(word, bases)
+                        }
+                        _ => UNKNOWN.to_string(),
+                    },
                     None => {
                         let default = ["-", ":-", "=", ":=", "+", ":+"]
                             .iter()
@@ -544,9 +608,12 @@ impl RootPaths {
                 (UNKNOWN.to_string(), (end + 1).min(chars.len()))
             }
             Some(c) if c.is_ascii_alphabetic() || *c == '_' => {
-                let rest: String = chars[i + 1..].iter().collect();
-                let len = identifier_len(&rest);
-                let name = &rest[..len];
+                let len = chars[i + 1..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphanumeric() || **c == '_')
+                    .count();
+                let name: String = chars[i + 1..i + 1 + len].iter().collect();
+                let name = name.as_str();
                 let value = self.variable(name).unwrap_or_else(|| UNKNOWN.to_string());
                 (value, i + 1 + name.chars().count())
             }
@@ -768,6 +835,38 @@ fn parts(word: &str) -> impl Iterator<Item = (&str, bool)> {
     })
 }
 
+/// The path of a `file:` URL (`file:///p`, `file://localhost/p`), percent-decoded.
+fn file_url(text: &str) -> Option<String> {
+    let rest = text
+        .get(..5)
+        .filter(|s| s.eq_ignore_ascii_case("file:"))
+        .map(|_| &text[5..])?;
+    let rest = rest
+        .strip_prefix("//localhost")
+        .or_else(|| rest.strip_prefix("//"))
+        .unwrap_or(rest);
+    let bytes = rest.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(byte)) => {
+                decoded.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                decoded.push(byte);
+                i += 1;
+            }
+        }
+    }
+    Some(String::from_utf8_lossy(&decoded).into_owned())
+}
+
 /// Directories the words of one command run it in: `-C DIR` (`git`, `tar`, `make`, `env`),
 /// `--directory`, `--chdir`, `--cwd` (with `=` or apart), and for `find … -execdir` the
 /// parents of its starting points.
@@ -779,11 +878,17 @@ fn option_directories(words: &[String]) -> Vec<String> {
         "--workdir",
         "--work-tree",
     ];
+    // The short option that names the directory a command runs in, where it is not `-C`.
+    let short = match words.first().map(String::as_str) {
+        Some("sudo") => "-D",
+        Some("tmux") => "-c",
+        _ => "-C",
+    };
     let mut dirs = Vec::new();
     let mut i = 0;
     while i < words.len() {
         let word = words[i].as_str();
-        if word == "-C" || LONG.contains(&word) {
+        if word == short || word == "-C" || LONG.contains(&word) {
             dirs.extend(words.get(i + 1).cloned());
             i += 2;
             continue;

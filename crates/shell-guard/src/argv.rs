@@ -919,7 +919,16 @@ fn kind(key: &str) -> Option<Kind> {
 
 /// Paths through which a shell reads its standard input as a script.
 pub(crate) fn is_stdin_path(path: &str) -> bool {
-    matches!(path, "-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0")
+    // `/dev/./stdin`, `/dev//stdin`: the same file.
+    let parts: Vec<&str> = path
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    path == "-"
+        || matches!(
+            parts.as_slice(),
+            ["dev", "stdin"] | ["dev", "fd", "0"] | ["proc", "self" | "thread-self", "fd", "0"]
+        )
 }
 
 fn opaque(program: &str, reason: &'static str) -> GuardError {
@@ -1223,8 +1232,21 @@ impl Analyzer<'_> {
                 let Some(parsed) = self.options(program, &SCRIPT, args, 1) else {
                     return continue_;
                 };
-                match parsed.value("c").or_else(|| parsed.value("command")) {
-                    Some(code) => self.code(program, &code.clone(), ctx, Lang::Shell),
+                // util-linux takes options after the file operand too.
+                let later = (parsed.next < args.len())
+                    .then(|| self.options(program, &SCRIPT, args, parsed.next + 1))
+                    .flatten();
+                let code = parsed
+                    .value("c")
+                    .or_else(|| parsed.value("command"))
+                    .or_else(|| {
+                        later
+                            .as_ref()
+                            .and_then(|l| l.value("c").or_else(|| l.value("command")))
+                    })
+                    .cloned();
+                match code {
+                    Some(code) => self.code(program, &code, ctx, Lang::Shell),
                     None => self.stdin_code(program, ctx, Lang::Shell),
                 }
             }
@@ -1343,7 +1365,13 @@ impl Analyzer<'_> {
                     i += 1;
                     let Some(value) = arg.known() else { continue };
                     let option = match value.strip_prefix("-o") {
-                        Some("") => args.get(i).and_then(Arg::known),
+                        Some("") => match args.get(i).map(Arg::known) {
+                            Some(None) => {
+                                self.fail(opaque(program, "an -o option is computed"));
+                                None
+                            }
+                            other => other.flatten(),
+                        },
                         Some(attached) => Some(attached.to_owned()),
                         None => None,
                     };
@@ -1476,6 +1504,35 @@ impl Analyzer<'_> {
             }
             Kind::AnyProgram => self.any_program(from(args, 1), ctx),
             Kind::AnyScript => {
+                // `tmux send-keys`, `screen -X stuff`: keys typed into a shell, which may
+                // spell a command across several words.
+                let typed = args.iter().position(|a| {
+                    a.known()
+                        .is_some_and(|v| matches!(v.as_str(), "send-keys" | "send" | "stuff"))
+                });
+                if let Some(at) = typed {
+                    let mut keys = String::new();
+                    let mut words = from(args, at + 1).iter().map(Arg::known);
+                    while let Some(word) = words.next() {
+                        match word.as_deref() {
+                            None | Some("-H") => {
+                                self.fail(opaque(
+                                    program,
+                                    "the keys it types are computed or encoded",
+                                ));
+                            }
+                            // Options with a value: the target pane, a repeat count.
+                            Some("-t" | "-N" | "-c") => {
+                                words.next();
+                            }
+                            Some(option) if option.starts_with('-') => {}
+                            Some("Enter" | "C-m" | "KPEnter" | "C-j") => keys.push('\n'),
+                            Some("Space") => keys.push(' '),
+                            Some(text) => keys.push_str(text),
+                        }
+                    }
+                    self.hits_only(&keys, ctx.depth + 1)?;
+                }
                 for arg in from(args, 1) {
                     if let Some(text) = arg.known() {
                         let mut sub = self.sub();
@@ -1606,11 +1663,15 @@ impl Analyzer<'_> {
                 "cmd",
                 "tool",
                 "hook",
+                "uploadpack",
+                "receivepack",
+                "proxy",
             ];
             value.starts_with('!')
+                || value.starts_with("ext::")
                 || COMMANDS
                     .iter()
-                    .any(|c| key.rsplit('.').next().is_some_and(|last| last.contains(c)))
+                    .any(|c| key.split('.').any(|part| part.contains(c)))
         }
         let words: Vec<Option<String>> = args.iter().map(Arg::known).collect();
         let mut commands = Vec::new();
@@ -1632,6 +1693,14 @@ impl Analyzer<'_> {
                                 && runs_value(key, value)
                             {
                                 commands.push(value.to_owned());
+                            }
+                            // `url.ext::CMD.insteadOf=…`: the command is in the key.
+                            if let Some(at) = setting.find("ext::")
+                                && setting.to_ascii_lowercase().starts_with("url.")
+                            {
+                                let rest = &setting[at + "ext::".len()..];
+                                let end = rest.rfind('.').unwrap_or(rest.len());
+                                commands.push(rest[..end].to_owned());
                             }
                         }
                         Some(None) => self.fail(opaque("git", "a -c setting is computed")),

@@ -537,6 +537,7 @@ impl<'g> Analyzer<'g> {
             // Configuration given to git through the environment: a value may be an alias
             // (`!cmd`) or an editor, which git runs. Each quoted value counts.
             return match value.value() {
+                None => self.command_text(&value.raw, d + 1),
                 Some(text) => {
                     let quoted: Vec<&str> = text.split('\'').skip(1).step_by(2).collect();
                     let values = if quoted.is_empty() {
@@ -552,7 +553,6 @@ impl<'g> Analyzer<'g> {
                     }
                     ControlFlow::Continue(())
                 }
-                None => ControlFlow::Continue(()),
             };
         }
         if !VARIABLES.contains(&name) {
@@ -562,7 +562,8 @@ impl<'g> Analyzer<'g> {
             // Prompts are expanded, not run: only their command substitutions are code.
             Some(text) if name.starts_with("PS") => self.text(&text, d),
             Some(text) => self.command_text(text.trim_start_matches(['|', '!']), d + 1),
-            None => ControlFlow::Continue(()),
+            // A computed command: analysed as written (`"$X"` is a computed program).
+            None => self.command_text(&value.raw, d + 1),
         }
     }
 
@@ -712,6 +713,18 @@ impl<'g> Analyzer<'g> {
     /// Scans a word and analyses the command texts in it. `None` when it cannot be scanned (the
     /// error is recorded).
     pub(crate) fn word(&mut self, w: &ast::Word, d: usize) -> ControlFlow<(), Option<Arg>> {
+        // An array subscript is arithmetic, which runs command substitutions even quoted
+        // (`[[ 'a[$(cmd)]' -eq 0 ]]`, `${a['$(cmd)']}`); `${x@P}` expands a prompt.
+        if w.value.contains('[') && (w.value.contains("$(") || w.value.contains('`')) {
+            let text = w.value.replace(['\'', '"'], "");
+            self.text_hits_only(&text, d)?;
+        }
+        if w.value.contains("@P}") {
+            self.fail(GuardError::Opaque {
+                program: w.value.clone(),
+                reason: "prompt expansion runs what the variable holds",
+            });
+        }
         match word::scan_word(&w.value) {
             Ok((arg, nested)) => {
                 self.collect(|c| {
