@@ -26,6 +26,8 @@ pub struct RootPaths {
     variables: Vec<(&'static str, PathBuf)>,
     /// Where paths really are, as found so far (one line names the same directories often).
     real: std::cell::RefCell<std::collections::HashMap<PathBuf, Option<PathBuf>>>,
+    /// What globs matched on the disk, as found so far.
+    globbed: std::cell::RefCell<std::collections::HashMap<(PathBuf, bool), GlobMatches>>,
 }
 
 /// Variables that hold the paths an agent would build the root's path from (`PWD` and
@@ -51,11 +53,14 @@ pub const MAX_BASES: usize = 128;
 /// bases, not as starting points of the next relative `cd`).
 const MAX_CURRENT: usize = 8;
 
-/// The longest text read as one path (Linux's `PATH_MAX`).
-const MAX_PATH_BYTES: usize = 4096;
+/// A text with more `/` than this is not read as one path (a here-document listing paths).
+const MAX_PATH_SLASHES: usize = 64;
 
 /// At most this many directory entries are read to match one glob on the disk.
 const MAX_GLOB_ENTRIES: usize = 5_000;
+
+/// What a glob matched on the disk; `None` when it would read too many entries.
+type GlobMatches = Option<Vec<PathBuf>>;
 
 /// How a glob is matched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,6 +126,7 @@ impl RootPaths {
             home: home.map(|home| fold(&normalize(&home))),
             variables,
             real: std::cell::RefCell::default(),
+            globbed: std::cell::RefCell::default(),
         }
     }
 
@@ -229,11 +235,22 @@ impl RootPaths {
             let operand = rest.find(|word| !word.starts_with('-') || *word == "-");
             let next: Vec<PathBuf> = match operand {
                 // Back to a directory of the stack: any the line has been in.
-                Some(dir) if dir == "-" || dir.starts_with('+') => bases.dirs.clone(),
-                _ if name == "popd" => bases.dirs.clone(),
-                Some(dir) if dir.starts_with(UNKNOWN) => {
+                // Back to a directory of the stack, which an assignment to `OLDPWD` or
+                // `DIRSTACK` may have set: any the line has been in, or anywhere.
+                Some(dir) if dir == "-" || dir.starts_with('+') => {
                     bases.anywhere = true;
-                    continue;
+                    bases.dirs.clone()
+                }
+                _ if name == "popd" => {
+                    bases.anywhere = true;
+                    bases.dirs.clone()
+                }
+                Some(dir) if dir.starts_with(UNKNOWN) || dir.starts_with(ANY_DIR) => {
+                    bases.anywhere = true;
+                    if dir.starts_with(UNKNOWN) {
+                        continue;
+                    }
+                    resolve(dir, &current, &bases)
                 }
                 Some(dir) => resolve(dir, &current, &bases),
                 None if name == "pushd" => bases.dirs.clone(),
@@ -258,10 +275,9 @@ impl RootPaths {
         if whole {
             return self.token_reaches(text, true, bases, globs, ancestors);
         }
-        // One path with odd characters in it (`~/.confi[g\ ]`, `@(.config)`); a text of
-        // several lines or longer than a path can be is not one.
-        if !text.contains('\n')
-            && text.len() <= MAX_PATH_BYTES
+        // One path with odd characters in it (`~/.confi[g\ ]`, `@(.config)`, a newline); a
+        // text with many `/` is a list of paths, read word by word below.
+        if text.matches('/').count() <= MAX_PATH_SLASHES
             && self.part_reaches(text, bases, globs, ancestors)
         {
             return true;
@@ -318,7 +334,7 @@ impl RootPaths {
             if path.is_absolute() {
                 return self.reaches(path, globs, ancestors);
             }
-            if bases.anywhere && self.suffix_reaches(spelling, ancestors) {
+            if bases.anywhere && self.relative_tail_reaches(spelling, ancestors) {
                 return true;
             }
             !spelling.is_empty()
@@ -332,7 +348,22 @@ impl RootPaths {
     /// Whether a path whose beginning is computed (`$H/.config/torii`) could be the root or
     /// inside it: some final part of the root is what the known rest begins with.
     fn suffix_reaches(&self, rest: &str, ancestors: bool) -> bool {
-        let rest: Vec<String> = components(Path::new(rest.trim_start_matches('/')));
+        self.tail_reaches(rest, ancestors, Globs::Wide)
+    }
+
+    /// [`RootPaths::suffix_reaches`] for a path relative to a directory the hook cannot compute
+    /// (after `cd "$D"`): only literal names count (`.config/torii`), since any relative glob
+    /// could match some directory's entries.
+    fn relative_tail_reaches(&self, relative: &str, ancestors: bool) -> bool {
+        !is_pattern(relative) && self.tail_reaches(relative, ancestors, Globs::Shell)
+    }
+
+    fn tail_reaches(&self, rest: &str, ancestors: bool, globs: Globs) -> bool {
+        // `..` from an unknown place leads to another unknown place.
+        let rest: Vec<String> = components(&normalize(Path::new(rest.trim_start_matches('/'))))
+            .into_iter()
+            .filter(|part| part != "..")
+            .collect();
         if rest.is_empty() {
             return false;
         }
@@ -343,7 +374,7 @@ impl RootPaths {
                 let matched = tail
                     .iter()
                     .zip(&rest)
-                    .all(|(name, part)| component_matches(part, name, Globs::Wide));
+                    .all(|(name, part)| component_matches(part, name, globs));
                 matched
                     && (rest.len() >= tail.len()
                         || (ancestors
@@ -418,7 +449,14 @@ impl RootPaths {
                 return true;
             }
             // What the glob matches on the disk now, through links too.
-            return match disk_matches(path, globs) {
+            let key = (path.to_path_buf(), globs == Globs::Wide);
+            let known = self.globbed.borrow().get(&key).cloned();
+            let matches = known.unwrap_or_else(|| {
+                let found = disk_matches(path, globs);
+                self.globbed.borrow_mut().insert(key, found.clone());
+                found
+            });
+            return match matches {
                 Some(matches) => matches.iter().any(|found| {
                     // A match that is a link to the root: listing its name shows no more.
                     self.path_reaches(found, ancestors)
@@ -841,10 +879,11 @@ fn file_url(text: &str) -> Option<String> {
         .get(..5)
         .filter(|s| s.eq_ignore_ascii_case("file:"))
         .map(|_| &text[5..])?;
-    let rest = rest
-        .strip_prefix("//localhost")
-        .or_else(|| rest.strip_prefix("//"))
-        .unwrap_or(rest);
+    // `//HOST/path`: the host (`localhost`, an address) is not part of the path.
+    let rest = match rest.strip_prefix("//") {
+        Some(authority) => &authority[authority.find('/').unwrap_or(authority.len())..],
+        None => rest,
+    };
     let bytes = rest.as_bytes();
     let mut decoded = Vec::with_capacity(bytes.len());
     let mut i = 0;

@@ -1528,10 +1528,38 @@ impl Analyzer<'_> {
                             Some(option) if option.starts_with('-') => {}
                             Some("Enter" | "C-m" | "KPEnter" | "C-j") => keys.push('\n'),
                             Some("Space") => keys.push(' '),
+                            // Keys that edit what was typed: the line cannot be known.
+                            Some(
+                                "BSpace" | "Home" | "End" | "Left" | "Right" | "Up" | "Down" | "DC"
+                                | "IC" | "Tab" | "BTab" | "Escape",
+                            ) => self.fail(opaque(program, "the keys it types edit the line")),
+                            Some(key)
+                                if key.len() > 2
+                                    && (key.starts_with("C-") || key.starts_with("M-")) =>
+                            {
+                                self.fail(opaque(program, "the keys it types edit the line"));
+                            }
                             Some(text) => keys.push_str(text),
                         }
                     }
                     self.hits_only(&keys, ctx.depth + 1)?;
+                }
+                // A buffer pasted into a pane is typed into its shell; `#(…)` in a format runs.
+                if args.iter().any(|a| {
+                    a.known().is_some_and(|v| {
+                        matches!(v.as_str(), "paste-buffer" | "pasteb" | "readbuf" | "paste")
+                    })
+                }) {
+                    self.fail(opaque(program, "it pastes a buffer into a shell"));
+                }
+                for arg in from(args, 1) {
+                    if let Some(text) = arg.known()
+                        && let Some(at) = text.find("#(")
+                    {
+                        let format = &text[at + 2..];
+                        let end = format.rfind(')').unwrap_or(format.len());
+                        self.command_text(&format[..end], ctx.depth + 1)?;
+                    }
                 }
                 for arg in from(args, 1) {
                     if let Some(text) = arg.known() {
@@ -1744,26 +1772,64 @@ impl Analyzer<'_> {
                     i += 1;
                 }
                 Some(sub) if sub == "config" => {
-                    // `git config [--global] KEY VALUE`
-                    let rest: Vec<String> = words
-                        .get(i + 1..)
-                        .unwrap_or_default()
-                        .iter()
-                        .flatten()
-                        .filter(|w| !w.starts_with('-'))
-                        .cloned()
-                        .collect();
-                    if let [key, value, ..] = rest.as_slice()
-                        && runs_value(key, value)
-                    {
-                        commands.push(value.clone());
+                    // `git config [set|add] [--global|-f FILE] KEY VALUE`
+                    const VALUED: &[&str] = &[
+                        "-f",
+                        "--file",
+                        "--blob",
+                        "--type",
+                        "--default",
+                        "--comment",
+                        "--value",
+                    ];
+                    const VERBS: &[&str] = &["set", "add", "replace-all", "--add", "--replace-all"];
+                    let mut rest = Vec::new();
+                    let mut j = i + 1;
+                    while let Some(word) = words.get(j) {
+                        j += 1;
+                        match word.as_deref() {
+                            Some(option) if VALUED.contains(&option) => j += 1,
+                            Some(option) if option.starts_with('-') || VERBS.contains(&option) => {}
+                            Some(word) => rest.push(word.to_owned()),
+                            None => self.fail(opaque("git", "a config argument is computed")),
+                        }
                     }
+                    if let [key, value, ..] = rest.as_slice() {
+                        if runs_value(key, value) {
+                            commands.push(value.clone());
+                        }
+                        if let Some(at) = key.find("ext::") {
+                            commands.push(key[at + "ext::".len()..].to_owned());
+                        }
+                    }
+                    break;
+                }
+                // `git bisect run CMD ARGS`, `git submodule foreach CMD`.
+                Some(sub)
+                    if sub == "bisect"
+                        && words.get(i + 1).cloned().flatten().as_deref() == Some("run") =>
+                {
+                    let rest: Vec<String> =
+                        from(args, i + 2).iter().map(|a| a.raw.clone()).collect();
+                    commands.push(rest.join(" "));
+                    break;
+                }
+                Some(sub) if sub == "foreach" => {
+                    // The command is a shell string (its words, when given apart).
+                    let rest: Vec<String> = from(args, i + 1)
+                        .iter()
+                        .map(|a| a.known().unwrap_or_else(|| a.raw.clone()))
+                        .filter(|word| !word.starts_with("--"))
+                        .collect();
+                    commands.push(rest.join(" "));
                     break;
                 }
                 _ => i += 1,
             }
         }
         for command in commands {
+            // git reads `% ` as a space and `%%` as `%` in an `ext::` command.
+            let command = command.replace("% ", " ").replace("%%", "%");
             self.command_text(command.trim_start_matches('!'), ctx.depth + 1)?;
         }
         ControlFlow::Continue(())

@@ -537,7 +537,7 @@ impl<'g> Analyzer<'g> {
             // Configuration given to git through the environment: a value may be an alias
             // (`!cmd`) or an editor, which git runs. Each quoted value counts.
             return match value.value() {
-                None => self.command_text(&value.raw, d + 1),
+                None => self.hits_only(&value.raw, d + 1),
                 Some(text) => {
                     let quoted: Vec<&str> = text.split('\'').skip(1).step_by(2).collect();
                     let values = if quoted.is_empty() {
@@ -562,8 +562,9 @@ impl<'g> Analyzer<'g> {
             // Prompts are expanded, not run: only their command substitutions are code.
             Some(text) if name.starts_with("PS") => self.text(&text, d),
             Some(text) => self.command_text(text.trim_start_matches(['|', '!']), d + 1),
-            // A computed command: analysed as written (`"$X"` is a computed program).
-            None => self.command_text(&value.raw, d + 1),
+            // A computed command (`"${EDITOR:-vim}"`, common): what is written in it is checked
+            // for protected programs.
+            None => self.hits_only(&value.raw, d + 1),
         }
     }
 
