@@ -62,7 +62,8 @@
 //! prefix; `-EncodedCommand` is decoded), `cmd /c` and `/k`, `Invoke-Expression`; so is a
 //! here-document or here-string given to a shell, `source /dev/stdin`, `at` or `pwsh -Command -`
 //! on its standard input. Values that other programs run as commands are analysed like the
-//! line itself (a computed program in them is an error): `EDITOR=`, `PAGER=`,
+//! line itself (a computed program in them is an error; a value computed as a whole, such as
+//! `"${EDITOR:-vim}"`, is only checked for protected programs): `EDITOR=`, `PAGER=`,
 //! `GIT_SSH_COMMAND=` and similar variables, `git -c` aliases (`!…`), pagers, editors and
 //! helpers (also through `GIT_CONFIG_*`), `ssh -o ProxyCommand=`, `rsync -e`, `compgen -C`;
 //! strings given to `tmux`, `screen` and `parallel`, and stored values that bash would expand
