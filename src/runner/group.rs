@@ -5,10 +5,12 @@
 //! process that leaves the group (`setsid`, `setpgid`) is still the child's descendant: on
 //! Linux the child reaps its own orphans (see `confine::keep_orphans_in_tree`), so while it
 //! lives its whole tree stays under it, and stopping the call signals every descendant found
-//! in `/proc` as well as the group. Descendants seen when the call is asked to stop are
-//! remembered, so the final kill still reaches one that outlived the leader. Everything is
-//! killed when the [`ProcessGroup`] is dropped before the call finished: the call was
-//! cancelled, the server is shutting down, or reading the child failed.
+//! in `/proc` as well as the group, and so is any process that still holds the child's output
+//! pipes (a descendant that outlived the child and was re-parented elsewhere). Processes seen
+//! when the call is asked to stop are remembered, so the final kill still reaches one that
+//! outlived the leader. Everything is killed when the [`ProcessGroup`] is dropped before the
+//! call finished: the call was cancelled, the server is shutting down, or reading the child
+//! failed.
 
 use std::time::Duration;
 
@@ -22,6 +24,10 @@ pub(crate) struct ProcessGroup {
     /// Descendants seen so far, with their start times (a reused number is never signalled).
     #[cfg(target_os = "linux")]
     seen: std::sync::Mutex<Vec<tree::Process>>,
+    /// The pipes of the child's output: a process holding one belongs to the call, wherever it
+    /// was re-parented (a descendant that outlived the child).
+    #[cfg(target_os = "linux")]
+    pipes: Vec<u64>,
 }
 
 impl ProcessGroup {
@@ -37,6 +43,8 @@ impl ProcessGroup {
                 id,
                 #[cfg(target_os = "linux")]
                 seen: std::sync::Mutex::default(),
+                #[cfg(target_os = "linux")]
+                pipes: tree::output_pipes(child),
             }
         }
         #[cfg(not(unix))]
@@ -82,7 +90,10 @@ impl ProcessGroup {
             return;
         };
         for _ in 0..rounds {
-            for process in tree::descendants(leader) {
+            for process in tree::descendants(leader)
+                .into_iter()
+                .chain(tree::holding(&self.pipes))
+            {
                 if !seen.contains(&process) {
                     seen.push(process);
                 }
@@ -152,6 +163,57 @@ mod tree {
             // Field 22 of the file, 20th after the name.
             start: fields.get(19)?.parse().ok()?,
         })
+    }
+
+    /// The inode numbers of the child's output pipes (our ends; the child's are the same pipes).
+    pub(super) fn output_pipes(child: &tokio::process::Child) -> Vec<u64> {
+        use std::os::fd::AsFd;
+        let ends = [
+            child.stdout.as_ref().map(|end| end.as_fd()),
+            child.stderr.as_ref().map(|end| end.as_fd()),
+        ];
+        ends.into_iter()
+            .flatten()
+            .filter_map(|fd| rustix::fs::fstat(fd).ok())
+            .map(|stat| stat.st_ino)
+            .collect()
+    }
+
+    /// Every live process of this user that holds one of `pipes` open (found through
+    /// `/proc/<pid>/fd`, which other users' processes do not show).
+    pub(super) fn holding(pipes: &[u64]) -> Vec<Process> {
+        if pipes.is_empty() {
+            return Vec::new();
+        }
+        let names: Vec<String> = pipes
+            .iter()
+            .map(|inode| format!("pipe:[{inode}]"))
+            .collect();
+        let own = std::process::id();
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return Vec::new();
+        };
+        entries
+            .flatten()
+            .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
+            .filter(|pid| u32::try_from(*pid).ok() != Some(own))
+            .filter(|pid| {
+                std::fs::read_dir(format!("/proc/{pid}/fd")).is_ok_and(|fds| {
+                    fds.flatten().any(|fd| {
+                        std::fs::read_link(fd.path()).is_ok_and(|target| {
+                            names.iter().any(|name| target.as_os_str() == name.as_str())
+                        })
+                    })
+                })
+            })
+            .filter_map(|pid| {
+                let stat = stat(pid).filter(|stat| stat.state != 'Z')?;
+                Some(Process {
+                    pid: Pid::from_raw(pid)?,
+                    start: stat.start,
+                })
+            })
+            .collect()
     }
 
     /// Every live descendant of `leader`.

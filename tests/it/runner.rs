@@ -1034,3 +1034,23 @@ async fn a_cancellation_ends_a_descendant_that_left_the_group() {
     let _ = call.await;
     assert_ends(&pid, "after the cancellation");
 }
+
+/// A descendant that left the session and outlived the child, still holding its output: the
+/// call waits for that output until its timeout, which then ends the descendant too.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_timeout_ends_a_descendant_that_outlived_the_child_and_holds_its_output() {
+    let root = Root::new();
+    let pid_file = root.outside().join("escaped");
+    let code = format!(
+        "(setsid sh -c 'echo $$ > \"{}\"; exec sleep 600' &)",
+        pid_file.display()
+    );
+    let execution = run(Launch {
+        timeout: Some(Duration::from_millis(1500)),
+        ..launch("/bin/sh", &["-c", &code])
+    })
+    .await;
+    assert!(execution.timed_out, "{execution:?}");
+    assert_ends(&wait_for(&pid_file), "after the timeout");
+}
