@@ -1039,56 +1039,45 @@ fn component_matches(pattern: &str, name: &str, globs: Globs) -> bool {
 }
 
 fn tokens(pattern: &str) -> Vec<Token> {
+    let chars: Vec<char> = pattern.chars().collect();
     let mut tokens = Vec::new();
-    let mut chars = pattern.chars().peekable();
-    while let Some(c) = chars.next() {
+    let mut i = 0;
+    while let Some(&c) = chars.get(i) {
+        i += 1;
         match c {
-            '\\' => tokens.extend(chars.next().map(Token::Char)),
-            '*' | '?' | '@' | '!' | '+' if chars.peek() == Some(&'(') => {
+            '\\' => {
+                tokens.extend(chars.get(i).copied().map(Token::Char));
+                i += 1;
+            }
+            '*' | '?' | '@' | '!' | '+' if chars.get(i) == Some(&'(') => {
                 // An extended glob group: any text.
-                let mut depth = 0;
-                for c in chars.by_ref() {
-                    match c {
-                        '(' => depth += 1,
-                        ')' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                }
+                i = closing(&chars, i, '(', ')') + 1;
                 tokens.push(Token::Any);
             }
             '*' | UNKNOWN => tokens.push(Token::Any),
             '?' => tokens.push(Token::One),
             '[' => {
                 // `]` right after `[` (or `[!`, `[^`) is a member; `[:class:]` holds a `]`.
-                let mut body = String::new();
+                let start = i;
                 let mut closed = false;
-                while let Some(c) = chars.next() {
-                    if c == ']' && !body.is_empty() && body != "!" && body != "^" {
+                while let Some(&c) = chars.get(i) {
+                    i += 1;
+                    let body = &chars[start..i - 1];
+                    if c == ']' && !body.is_empty() && body != ['!'] && body != ['^'] {
                         closed = true;
                         break;
                     }
-                    if c == '[' && matches!(chars.peek(), Some(':' | '.' | '=')) {
-                        body.push(c);
-                        for c in chars.by_ref() {
-                            body.push(c);
-                            if c == ']' {
-                                break;
-                            }
-                        }
-                        continue;
+                    if c == '[' && matches!(chars.get(i), Some(':' | '.' | '=')) {
+                        i = chars[i..]
+                            .iter()
+                            .position(|&c| c == ']')
+                            .map_or(chars.len(), |at| i + at + 1);
                     }
-                    body.push(c);
                 }
                 if closed {
                     tokens.push(Token::One);
                 } else {
-                    tokens.push(Token::Char('['));
-                    tokens.extend(body.chars().map(Token::Char));
+                    tokens.extend(chars[start - 1..].iter().copied().map(Token::Char));
                 }
             }
             c => tokens.push(Token::Char(c)),
