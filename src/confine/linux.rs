@@ -473,12 +473,12 @@ mod tests {
         start(rules, script).wait_with_output().unwrap()
     }
 
-    fn enforced() -> bool {
-        let enforced = matches!(probe(), Support::Enforced { .. });
-        if !enforced {
-            eprintln!("skipped: Landlock is not enforced on this kernel");
+    /// These tests are ignored by default, with that reason, and fail where they run on a
+    /// kernel that does not enforce Landlock: they never pass without testing anything.
+    fn require_landlock() {
+        if let Support::Unavailable { reason } = probe() {
+            panic!("Landlock is not enforced on this kernel ({reason})");
         }
-        enforced
     }
 
     fn rules(root: &Path, read_only: &[PathBuf]) -> Rules {
@@ -486,10 +486,9 @@ mod tests {
     }
 
     #[test]
+    #[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
     fn a_child_cannot_touch_the_root_but_keeps_the_rest() {
-        if !enforced() {
-            return;
-        }
+        require_landlock();
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("root");
         let outside = dir.path().join("outside");
@@ -518,10 +517,9 @@ mod tests {
     /// Red-team finding: with `~/.config/torii -> ~/dotfiles/torii`, a child swapped the link
     /// and the next call read an attacker's policy.
     #[test]
+    #[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
     fn a_root_reached_through_a_link_keeps_the_link_in_place() {
-        if !enforced() {
-            return;
-        }
+        require_landlock();
         let dir = tempfile::tempdir().unwrap();
         let real = dir.path().join("dotfiles/torii");
         let config = dir.path().join("config");
@@ -562,10 +560,9 @@ mod tests {
     /// Fourth review: a child stopped the server with `kill -STOP $PPID`, so no time limit
     /// fired again. Children may signal themselves and their own children only.
     #[test]
+    #[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
     fn children_cannot_signal_the_server() {
-        if !enforced() {
-            return;
-        }
+        require_landlock();
         let dir = tempfile::tempdir().unwrap();
         let rules = rules(&dir.path().join("root"), &[]);
         let output = run(
@@ -585,10 +582,9 @@ mod tests {
 
     /// Third review: a link inside a linked provider directory led to a writable policy.
     #[test]
+    #[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
     fn links_inside_a_linked_directory_are_followed_too() {
-        if !enforced() {
-            return;
-        }
+        require_landlock();
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("root");
         let victim = dir.path().join("repo/victim");
@@ -620,10 +616,9 @@ mod tests {
     /// Red-team finding: a provider directory kept elsewhere and linked into the root was
     /// reachable at its real location.
     #[test]
+    #[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
     fn what_a_link_inside_the_root_points_to_is_denied_too() {
-        if !enforced() {
-            return;
-        }
+        require_landlock();
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("root");
         let repo = dir.path().join("repo/probe");
@@ -652,10 +647,9 @@ mod tests {
     /// Red-team finding: a child planted a program in a `PATH` directory, and the next call of
     /// another provider ran it with that provider's secrets.
     #[test]
+    #[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
     fn path_directories_can_be_run_from_but_not_changed() {
-        if !enforced() {
-            return;
-        }
+        require_landlock();
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("root");
         let bin = dir.path().join("home/.local/bin");
@@ -686,10 +680,9 @@ mod tests {
     }
 
     #[test]
+    #[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
     fn a_project_that_holds_a_path_directory_stays_listable() {
-        if !enforced() {
-            return;
-        }
+        require_landlock();
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("config/torii");
         let project = dir.path().join("project");
@@ -714,10 +707,9 @@ mod tests {
     }
 
     #[test]
+    #[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
     fn a_directory_created_later_is_reachable_by_the_next_child() {
-        if !enforced() {
-            return;
-        }
+        require_landlock();
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("root");
         std::fs::create_dir_all(&root).unwrap();
@@ -732,10 +724,9 @@ mod tests {
     }
 
     #[test]
+    #[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
     fn the_calling_thread_stays_unrestricted() {
-        if !enforced() {
-            return;
-        }
+        require_landlock();
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("f"), "x").unwrap();
         let rules = rules(dir.path(), &[]);
@@ -760,10 +751,9 @@ mod tests {
     /// Red-team finding (second pass): with `~/.dotnet` and `~/.dotnet/tools` both on `PATH`,
     /// the entries beside `tools` got full rights, so a child rewrote `~/.dotnet/dotnet`.
     #[test]
+    #[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
     fn a_path_directory_inside_another_keeps_both_read_only() {
-        if !enforced() {
-            return;
-        }
+        require_landlock();
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("root");
         let dotnet = dir.path().join("home/.dotnet");
@@ -785,10 +775,9 @@ mod tests {
     /// child, and Landlock allows `/proc/<pid>/mem` and `environ` within one domain. Each child
     /// now has a domain of its own: neither Torii nor another child can be read.
     #[test]
+    #[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
     fn children_cannot_read_each_other_or_the_parent() {
-        if !enforced() {
-            return;
-        }
+        require_landlock();
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("root");
         std::fs::create_dir_all(&root).unwrap();
