@@ -799,7 +799,14 @@ mod tests {
             &rules,
             &format!("exec {unprivileged} env CHILD_SECRET=held-by-a sleep 30"),
         );
-        std::thread::sleep(std::time::Duration::from_millis(300));
+        // Until it has become `sleep`, with the secret in its environment.
+        let started = std::time::Instant::now();
+        while std::fs::read_to_string(format!("/proc/{}/comm", holder.id()))
+            .is_ok_and(|comm| comm.trim() != "sleep")
+        {
+            assert!(started.elapsed() < std::time::Duration::from_secs(10));
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
         let script = format!(
             "{unprivileged} sh -c 'cat /proc/{pid}/environ; cat /proc/{me}/environ; \
              for task in /proc/{me}/task/*; do head -c 1 $task/mem; done' 2>&1",

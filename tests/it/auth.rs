@@ -158,10 +158,10 @@ async fn refused_then_valid_candidate_is_persisted_cached_and_injected() {
     );
 }
 
-fn digest(path: &Path) -> (Vec<u8>, SystemTime) {
+fn digest(path: &Path) -> (Vec<u8>, u64) {
     (
         std::fs::read(path).unwrap(),
-        std::fs::metadata(path).unwrap().modified().unwrap(),
+        crate::common::file_identity(&std::fs::metadata(path).unwrap()),
     )
 }
 
@@ -175,7 +175,6 @@ fn failed_reauth_keeps_the_previous_session_byte_for_byte() {
     );
     let credentials = bucket(&root).join("auth/credentials.env");
     let before = digest(&credentials);
-    std::thread::sleep(std::time::Duration::from_millis(20));
     let script = responder(
         &root,
         &[
@@ -253,9 +252,10 @@ async fn concurrent_calls_on_one_scope_open_one_collection_while_other_scopes_pr
             client.call("tok", json!({"args": ["run"]})).await
         }));
     }
-    while check.launches().is_empty() {
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    crate::common::wait_until_async("the first call's check to start", || {
+        !check.launches().is_empty()
+    })
+    .await;
     let (free, _) = client.call("free", json!({"args": ["go"]})).await;
     assert_eq!(free["execution"]["stdout"], "free\n");
     std::fs::write(&go, "").unwrap();

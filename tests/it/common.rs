@@ -213,6 +213,50 @@ pub fn initialize_request() -> serde_json::Value {
         "clientInfo": {"name": "raw", "version": "1"}}})
 }
 
+/// How long a test waits for what another process does before it fails.
+pub const PATIENCE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Polls `ready` until it holds; fails the test, naming `what`, after [`PATIENCE`].
+pub fn wait_until(what: &str, mut ready: impl FnMut() -> bool) {
+    let started = std::time::Instant::now();
+    while !ready() {
+        assert!(
+            started.elapsed() < PATIENCE,
+            "{what}: not within {PATIENCE:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+/// [`wait_until`] in an async test, without holding its thread.
+pub async fn wait_until_async(what: &str, mut ready: impl FnMut() -> bool) {
+    let started = std::time::Instant::now();
+    while !ready() {
+        assert!(
+            started.elapsed() < PATIENCE,
+            "{what}: not within {PATIENCE:?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}
+
+/// What tells a file that was replaced (Torii writes by rename) from the same file left alone:
+/// its inode, which no coarse clock can hide (the modification time elsewhere).
+pub fn file_identity(metadata: &std::fs::Metadata) -> u64 {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::MetadataExt::ino(metadata)
+    }
+    #[cfg(not(unix))]
+    {
+        metadata
+            .modified()
+            .ok()
+            .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |since| since.as_nanos() as u64)
+    }
+}
+
 /// Seconds since the Unix epoch, now.
 pub fn epoch_now() -> u64 {
     std::time::SystemTime::now()

@@ -209,9 +209,7 @@ async fn a_lease_revoked_between_the_decision_and_the_launch_blocks_the_launch()
     let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
     let call = client.call("kube", json!({"target": "lab", "args": ["get", "pods"]}));
     let human = async {
-        while !running.exists() {
-            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-        }
+        crate::common::wait_until_async("the call's child to start", || running.exists()).await;
         root.torii()
             .args(["target", "clear", "kube"])
             .assert()
@@ -258,9 +256,7 @@ async fn an_expiring_lease_blocks_the_launch() {
     let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
     let call = client.call("kube", json!({"target": "lab", "args": ["get", "pods"]}));
     let time_passes = async {
-        while !running.exists() {
-            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-        }
+        crate::common::wait_until_async("the call's child to start", || running.exists()).await;
         let state = std::fs::read_to_string(&state_file).unwrap();
         let expires = state
             .lines()
@@ -446,9 +442,8 @@ async fn a_lease_cleared_while_the_call_waits_for_a_slot_blocks_the_launch() {
     let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
     let hold = client.call("block", json!({"args": ["hold"]}));
     let call = async {
-        while !holding.exists() {
-            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-        }
+        crate::common::wait_until_async("the blocking call to hold its slot", || holding.exists())
+            .await;
         client
             .call("kube", json!({"target": "lab", "args": ["get", "pods"]}))
             .await
@@ -457,12 +452,12 @@ async fn a_lease_cleared_while_the_call_waits_for_a_slot_blocks_the_launch() {
         // The identity check is the kube call's last audit line before the slot (only the
         // kube call has one); from there to the wait it reads one file, while `target clear`
         // below has a process to start first.
-        while !audit_events(&root)
-            .iter()
-            .any(|event| event == "preflight-ok")
-        {
-            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-        }
+        crate::common::wait_until_async("the kube call's identity check", || {
+            audit_events(&root)
+                .iter()
+                .any(|event| event == "preflight-ok")
+        })
+        .await;
         root.torii()
             .args(["target", "clear", "kube"])
             .assert()

@@ -98,7 +98,7 @@ pub fn raw_tar(entries: &[RawTarEntry<'_>]) -> Vec<u8> {
 
 /// Path, length and modification time of every entry under `dir` except `skip`ped top-level
 /// names, and the bytes of every file: equal snapshots mean nothing was rewritten.
-pub fn snapshot(dir: &Path, skip: &[&str]) -> BTreeMap<String, (Vec<u8>, std::time::SystemTime)> {
+pub fn snapshot(dir: &Path, skip: &[&str]) -> BTreeMap<String, (Vec<u8>, u64)> {
     let mut out = BTreeMap::new();
     let mut pending = vec![PathBuf::new()];
     while let Some(relative) = pending.pop() {
@@ -110,12 +110,12 @@ pub fn snapshot(dir: &Path, skip: &[&str]) -> BTreeMap<String, (Vec<u8>, std::ti
                 continue;
             }
             let metadata = entry.metadata().unwrap();
-            let modified = metadata.modified().unwrap();
+            let identity = crate::common::file_identity(&metadata);
             if metadata.is_dir() {
-                out.insert(format!("{name}/"), (Vec::new(), modified));
+                out.insert(format!("{name}/"), (Vec::new(), identity));
                 pending.push(child);
             } else {
-                out.insert(name, (std::fs::read(entry.path()).unwrap(), modified));
+                out.insert(name, (std::fs::read(entry.path()).unwrap(), identity));
             }
         }
     }

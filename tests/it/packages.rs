@@ -509,8 +509,6 @@ fn upgrade_replaces_only_provider_yaml_and_package_metadata() {
     let skip = ["provider.yaml", ".torii-package"];
     let aws_before = snapshot(&providers(&root).join("aws"), &skip);
     let kubectl_before = snapshot(&providers(&root).join("kubectl"), &skip);
-    // Coarse timestamps must not hide a rewrite.
-    std::thread::sleep(std::time::Duration::from_millis(20));
 
     bump(&aws, "0.2.0", "AWS CLI, upgraded.");
     bump(&kubectl, "0.2.0", "kubectl, upgraded.");

@@ -342,8 +342,7 @@ fn edit_rejects_a_draft_whose_examples_fail() {
 fn edit_without_changes_writes_nothing() {
     let root = setup();
     let live = path(&root, "providers/aws/rules.yaml");
-    let before = std::fs::metadata(&live).unwrap().modified().unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(20));
+    let before = crate::common::file_identity(&std::fs::metadata(&live).unwrap());
     let editor = script(
         &root,
         "noop",
@@ -360,7 +359,7 @@ fn edit_without_changes_writes_nothing() {
         )));
     assert_eq!(std::fs::read_to_string(&live).unwrap(), AWS_RULES);
     assert_eq!(
-        std::fs::metadata(&live).unwrap().modified().unwrap(),
+        crate::common::file_identity(&std::fs::metadata(&live).unwrap()),
         before
     );
     assert!(!path(&root, "providers/aws/rules.draft.yaml").exists());

@@ -367,15 +367,11 @@ async fn a_cancelled_question_kills_its_window() {
     assert!(asked.is_err(), "the stand-in answered");
     let pid = std::fs::read_to_string(&pid_file).unwrap();
     let proc_dir = PathBuf::from(format!("/proc/{}", pid.trim()));
-    for _ in 0..200 {
+    crate::common::wait_until(&format!("the prompt process {} to end", pid.trim()), || {
         let state = std::fs::read_to_string(proc_dir.join("stat")).unwrap_or_default();
         // Gone, or a zombie waiting for tokio's reaper.
-        if state.is_empty() || state.contains(") Z ") {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    panic!("the prompt process {} is still running", pid.trim());
+        state.is_empty() || state.contains(") Z ")
+    });
 }
 
 #[test]

@@ -956,22 +956,15 @@ async fn a_timeout_kills_what_is_left_of_the_group() {
     assert_ends(&pid, "the grandchild, after the timeout");
 }
 
-/// Waits until process `pid` is gone (or a zombie); fails after 10 s.
+/// Waits until process `pid` is gone (or a zombie).
 fn assert_ends(pid: &str, what: &str) {
     let stat = format!("/proc/{}/stat", pid.trim());
-    let started = std::time::Instant::now();
-    while std::fs::read_to_string(&stat).is_ok_and(|stat| {
-        !stat
-            .rsplit_once(") ")
-            .is_some_and(|(_, rest)| rest.starts_with('Z'))
-    }) {
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "{what}: process {} survived",
-            pid.trim()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    crate::common::wait_until(&format!("{what}: process {} to end", pid.trim()), || {
+        std::fs::read_to_string(&stat).map_or(true, |stat| {
+            stat.rsplit_once(") ")
+                .is_some_and(|(_, rest)| rest.starts_with('Z'))
+        })
+    });
 }
 
 /// A child that double-forks into a new session (`setsid`), leaving its process group.
@@ -984,20 +977,10 @@ fn escaping_child(pid_file: &Path) -> Launch {
 }
 
 fn wait_for(path: &Path) -> String {
-    let started = std::time::Instant::now();
-    loop {
-        if let Ok(text) = std::fs::read_to_string(path)
-            && !text.trim().is_empty()
-        {
-            return text;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "{} never written",
-            path.display()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    crate::common::wait_until(&format!("{} to be written", path.display()), || {
+        std::fs::read_to_string(path).is_ok_and(|text| !text.trim().is_empty())
+    });
+    std::fs::read_to_string(path).unwrap()
 }
 
 /// Issue 33: a child that double-forked and called `setsid()` left the group and survived the
