@@ -110,36 +110,17 @@ impl Dispatcher {
                 .map_err(|error| crate::errors::chain(&error))?;
             base.extend(binding_env.iter().cloned());
             let session = self
-                .authenticator
-                .ensure(
-                    self.session_request(
-                        identity,
-                        Some(target),
-                        base.clone(),
-                        removed.clone(),
-                        scope,
-                        now,
-                    ),
-                    &self.audit,
-                )
-                .await
-                .map_err(|error| crate::errors::chain(&error))?;
-            if let Some(expect) = &target.config().identity.expect {
-                let mut probe_env = base.clone();
-                probe_env.extend(session.iter().cloned());
-                let probe = self.probe(identity, Vec::new(), probe_env, removed.clone())?;
-                confirm_identity(
-                    &probe,
-                    expect,
-                    &Bucket::for_call(identity, Some(target)),
+                .ensure_then_probe(
+                    identity,
+                    target,
+                    &base,
+                    &removed,
+                    Vec::new(),
                     true,
-                    &self.audit,
                     scope,
                     now,
                 )
-                .await
-                .map_err(|error| crate::errors::chain(&error))?;
-            }
+                .await?;
             let mut set = base;
             set.extend(session);
             Ok::<_, String>(SessionEnv { set, removed })
@@ -167,35 +148,56 @@ impl Dispatcher {
         let (removed, binding_env) = binding::target_env(provider, provider, target);
         let mut base = env.to_vec();
         base.extend(binding_env.iter().cloned());
+        let probe_args = binding::target_args(provider, target);
+        let session = self
+            .ensure_then_probe(
+                provider, target, &base, &removed, probe_args, false, scope, now,
+            )
+            .await?;
+        let mut set = binding_env;
+        set.extend(session);
+        Ok(SessionEnv { set, removed })
+    }
+
+    /// The session `authenticated` holds for `target` (collected first when it has none) and,
+    /// when the target expects an identity, the probe's confirmation of it, run with `base` and
+    /// the session and `probe_args` after the probe's own arguments. `use_cache`: a recent
+    /// confirmation in the bucket may stand (an identity provider's preflight; an aws_profile
+    /// binding is checked on every call).
+    #[allow(clippy::too_many_arguments)]
+    async fn ensure_then_probe(
+        &self,
+        authenticated: &Provider,
+        target: &Target,
+        base: &EnvVars,
+        removed: &[String],
+        probe_args: Vec<String>,
+        use_cache: bool,
+        scope: &str,
+        now: u64,
+    ) -> Result<EnvVars, String> {
+        let request = self.session_request(
+            authenticated,
+            Some(target),
+            base.clone(),
+            removed.to_vec(),
+            scope,
+            now,
+        );
         let session = self
             .authenticator
-            .ensure(
-                self.session_request(
-                    provider,
-                    Some(target),
-                    base.clone(),
-                    removed.clone(),
-                    scope,
-                    now,
-                ),
-                &self.audit,
-            )
+            .ensure(request, &self.audit)
             .await
             .map_err(|error| crate::errors::chain(&error))?;
         if let Some(expect) = &target.config().identity.expect {
-            let mut probe_env = base;
+            let mut probe_env = base.clone();
             probe_env.extend(session.iter().cloned());
-            let probe = self.probe(
-                provider,
-                binding::target_args(provider, target),
-                probe_env,
-                removed.clone(),
-            )?;
+            let probe = self.probe(authenticated, probe_args, probe_env, removed.to_vec())?;
             confirm_identity(
                 &probe,
                 expect,
-                &Bucket::for_call(provider, Some(target)),
-                false,
+                &Bucket::for_call(authenticated, Some(target)),
+                use_cache,
                 &self.audit,
                 scope,
                 now,
@@ -203,9 +205,7 @@ impl Dispatcher {
             .await
             .map_err(|error| crate::errors::chain(&error))?;
         }
-        let mut set = binding_env;
-        set.extend(session);
-        Ok(SessionEnv { set, removed })
+        Ok(session)
     }
 
     fn probe(
