@@ -235,7 +235,7 @@ impl Dispatcher {
                 return Err(Stop::denied(Source::ExplicitDeny, Some(rule), message));
             }
             jasper::Decision::Allowed { rule } => Some(rule),
-            _ => None,
+            jasper::Decision::Unresolved => None,
         };
 
         if let Binding::Bound(target) = call.binding {
