@@ -77,11 +77,7 @@ impl Dispatcher {
                 let Some(Ok(matcher)) = grant_matcher(call.args, &answer) else {
                     return deny("the approval could not be turned into a grant".into());
                 };
-                let rule = format!(
-                    "{} grant on {} tokens",
-                    matcher.mode().as_str(),
-                    matcher.token_count()
-                );
+                let rule = matcher.rule_text();
                 // The grant starts when the answer arrives, not when the window opened.
                 let entry = GrantEntry::new(now_epoch().saturating_add(duration_secs), matcher);
                 // The grant and its audit line are one step: a call cancelled meanwhile does

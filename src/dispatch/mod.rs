@@ -409,13 +409,9 @@ fn scope(provider: &Provider, binding: Binding<'_>) -> String {
 
 /// The rule text of a live grant for exactly these arguments.
 fn grant_rule(grants: &jasper::Grants, args: &[String]) -> Option<String> {
-    grants.find(args, now_epoch()).map(|entry| {
-        format!(
-            "{} grant on {} tokens",
-            entry.matcher.mode().as_str(),
-            entry.matcher.token_count()
-        )
-    })
+    grants
+        .find(args, now_epoch())
+        .map(|entry| entry.matcher.rule_text())
 }
 
 /// The provider's `.env`, with the target's `.env` overriding shared keys. Missing files are

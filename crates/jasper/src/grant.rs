@@ -84,6 +84,16 @@ impl GrantMatcher {
         self.token_count
     }
 
+    /// How a call allowed by this grant names its rule (audit, answers): `prefix grant on 2
+    /// tokens`. Never the tokens themselves.
+    pub fn rule_text(&self) -> String {
+        format!(
+            "{} grant on {} tokens",
+            self.mode().as_str(),
+            self.token_count
+        )
+    }
+
     /// The fingerprint as 64 lowercase hex digits.
     pub fn sha256_hex(&self) -> String {
         to_hex(&self.sha256)
