@@ -18,43 +18,17 @@ fn write(path: &Path, contents: &str) {
     std::fs::write(path, contents).unwrap();
 }
 
-/// One identity provider (`aws`) and 199 `kubectl_context` providers authenticated by it.
+/// The official `aws` package as the identity provider, and 199 `kubectl_context` providers
+/// authenticated by it.
 fn build_tree(root: &Path) {
     let providers = root.join("providers");
     write(
         &providers.join("aws/provider.yaml"),
-        r#"version: "1"
-name: aws
-tool: aws
-description: AWS CLI with temporary credentials collected by Torii.
-command: aws
-policy:
-  minimum_accept_tokens: 2
-auth:
-  strategy: environment
-  fields:
-    - name: AWS_ACCESS_KEY_ID
-      label: Access key id
-    - name: AWS_SECRET_ACCESS_KEY
-      label: Secret access key
-      secret: true
-    - name: AWS_SESSION_TOKEN
-      label: Session token
-      secret: true
-  inject:
-    environment:
-      AWS_ACCESS_KEY_ID: "${AWS_ACCESS_KEY_ID}"
-      AWS_SECRET_ACCESS_KEY: "${AWS_SECRET_ACCESS_KEY}"
-      AWS_SESSION_TOKEN: "${AWS_SESSION_TOKEN}"
-  validate:
-    command: aws
-    args: [sts, get-caller-identity]
-  identity:
-    command: aws
-    args: [sts, get-caller-identity]
-    field: Account
-  profile_env: AWS_PROFILE
-"#,
+        include_str!("../examples/providers/aws/provider.yaml"),
+    );
+    write(
+        &providers.join("aws/rules.yaml"),
+        include_str!("../examples/providers/aws/rules.yaml"),
     );
     for index in 1..PROVIDERS {
         let dir = providers.join(format!("kubectl{index:03}"));
@@ -89,7 +63,6 @@ context: cluster-{index}-{target}
 identity:
   provider: aws
   scope: lab{target}
-  profile: team-{index}
   expect: "111122223333"
 "#
                 ),
