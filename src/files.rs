@@ -70,6 +70,44 @@ fn read_capped_into(
 /// Creates the directory `path` and any missing parents, owner-only on Unix: the one way Torii
 /// makes a directory of its own, since the config root holds sessions and credentials. An
 /// existing directory is fine.
+/// A file-system operation on one of Torii's paths that failed: the one error type for them,
+/// named in the human's language.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", .op.message(.path))]
+pub struct FsError {
+    pub op: FsOp,
+    pub path: std::path::PathBuf,
+    #[source]
+    pub source: io::Error,
+}
+
+/// What [`FsError`] was doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FsOp {
+    CreateDir,
+    Remove,
+}
+
+impl FsOp {
+    fn message(self, path: &Path) -> String {
+        let path = path.display().to_string();
+        match self {
+            FsOp::CreateDir => crate::tr!("cli-cannot-create", path = path.as_str()),
+            FsOp::Remove => crate::tr!("cli-cannot-remove", path = path.as_str()),
+        }
+    }
+
+    /// The error of this operation on `path`.
+    pub fn on(self, path: &Path) -> impl FnOnce(io::Error) -> FsError {
+        let path = path.to_path_buf();
+        move |source| FsError {
+            op: self,
+            path,
+            source,
+        }
+    }
+}
+
 pub fn create_private_dir_all(path: &Path) -> io::Result<()> {
     private_dir_builder(true).create(path)
 }

@@ -4,6 +4,7 @@
 //! repository) is edited where it points, not replaced by a regular file; the permissions stay
 //! what they were; a new file is owner-only, since clients keep tokens beside their servers.
 
+use crate::files::FsOp;
 use std::path::{Path, PathBuf};
 
 use super::document::{Document, DocumentError, Syntax};
@@ -29,24 +30,14 @@ pub enum ClientFileError {
     HardLinks { path: PathBuf, links: u64 },
     #[error(transparent)]
     Write(#[from] crate::atomic::WriteError),
-    #[error("{}", crate::tr!("cli-cannot-create", path = .path.display().to_string()))]
-    CreateDir {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
     #[error("{}", crate::tr!("agent-owner", path = .path.display().to_string()))]
     Owner {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
-    #[error("{}", crate::tr!("cli-cannot-remove", path = .path.display().to_string()))]
-    Remove {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Fs(#[from] crate::files::FsError),
 }
 
 /// One client file, parsed, with what is needed to put it back.
@@ -144,22 +135,14 @@ impl ClientFile {
         if remove_if_blank && self.document.is_blank() {
             return match std::fs::remove_file(&self.real) {
                 Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
-                    Err(ClientFileError::Remove {
-                        path: self.path.clone(),
-                        source: error,
-                    })
+                    Err(FsOp::Remove.on(&self.path)(error).into())
                 }
                 _ => Ok(()),
             };
         }
         let dir = crate::atomic::containing_dir(&self.real);
         if !dir.exists() {
-            crate::files::create_private_dir_all(dir).map_err(|source| {
-                ClientFileError::CreateDir {
-                    path: dir.to_path_buf(),
-                    source,
-                }
-            })?;
+            crate::files::create_private_dir_all(dir).map_err(FsOp::CreateDir.on(dir))?;
         }
         let mode = match &self.metadata {
             Some(metadata) => crate::atomic::Mode::Keep(metadata.permissions()),

@@ -1,6 +1,7 @@
 //! `<root>/agents/<agent>.json`: what Torii wrote into a client's files, so that uninstall
 //! removes exactly that and stops when the human changed it since.
 
+use crate::files::FsOp;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -61,18 +62,8 @@ pub enum StateError {
     },
     #[error(transparent)]
     Write(#[from] crate::atomic::WriteError),
-    #[error("{}", crate::tr!("cli-cannot-create", path = .path.display().to_string()))]
-    CreateDir {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{}", crate::tr!("cli-cannot-remove", path = .path.display().to_string()))]
-    Remove {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Fs(#[from] crate::files::FsError),
 }
 
 pub fn state_file(root: &Path, agent: Agent) -> PathBuf {
@@ -115,18 +106,14 @@ pub fn store(root: &Path, agent: Agent, state: &AgentState) -> Result<(), StateE
     let path = state_file(root, agent);
     if state.is_empty() {
         return match std::fs::remove_file(&path) {
-            Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(StateError::Remove {
-                path,
-                source: error,
-            }),
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
+                Err(FsOp::Remove.on(&path)(error).into())
+            }
             _ => Ok(()),
         };
     }
     let dir = crate::atomic::containing_dir(&path);
-    crate::files::create_private_dir_all(dir).map_err(|source| StateError::CreateDir {
-        path: dir.to_path_buf(),
-        source,
-    })?;
+    crate::files::create_private_dir_all(dir).map_err(FsOp::CreateDir.on(dir))?;
     let mut text = serde_json::to_string_pretty(state).unwrap_or_default();
     text.push('\n');
     crate::atomic::write(&path, text.as_bytes(), crate::atomic::Mode::Private)?;

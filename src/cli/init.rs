@@ -34,8 +34,6 @@ pub fn run(root: &ConfigRoot) -> Result<(), CliError> {
 }
 
 fn create_private_dir(path: &std::path::Path) -> Result<(), CliError> {
-    crate::files::create_private_dir_all(path).map_err(|source| CliError::CreateDir {
-        path: path.to_path_buf(),
-        source,
-    })
+    Ok(crate::files::create_private_dir_all(path)
+        .map_err(crate::files::FsOp::CreateDir.on(path))?)
 }

@@ -20,7 +20,6 @@ pub use args::{
 };
 pub use policy::PolicyCliError;
 
-use std::path::PathBuf;
 
 use crate::paths::{ConfigRoot, RootError};
 use crate::settings::{Settings, SettingsError};
@@ -36,12 +35,8 @@ pub enum CliError {
     Settings(#[from] SettingsError),
     #[error(transparent)]
     Write(#[from] crate::atomic::WriteError),
-    #[error("{}", crate::tr!("cli-cannot-create", path = .path.display().to_string()))]
-    CreateDir {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Fs(#[from] crate::files::FsError),
     #[error(transparent)]
     Registry(#[from] crate::registry::RegistryError),
     #[error(transparent)]
@@ -70,12 +65,6 @@ pub enum CliError {
     Lease(#[from] crate::leases::LeaseError),
     #[error(transparent)]
     Run(#[from] crate::runner::RunError),
-    #[error("{}", crate::tr!("cli-cannot-remove", path = .path.display().to_string()))]
-    RemoveDir {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
     #[error("cannot start the async runtime")]
     Runtime(#[source] std::io::Error),
     #[error(transparent)]

@@ -292,7 +292,7 @@ fn write_new(targets_dir: &Path, dir: &Path, path: &Path, text: &str) -> Result<
     private_dir(targets_dir, true)?;
     if let Err(error) = private_dir(dir, false) {
         return Err(match error {
-            CliError::CreateDir { source, .. } if source.kind() == ErrorKind::AlreadyExists => {
+            CliError::Fs(error) if error.source.kind() == ErrorKind::AlreadyExists => {
                 TargetCliError::DirectoryExists {
                     dir: dir.to_path_buf(),
                 }
@@ -313,8 +313,5 @@ fn private_dir(path: &Path, recursive: bool) -> Result<(), CliError> {
     } else {
         crate::files::create_private_dir(path)
     };
-    created.map_err(|source| CliError::CreateDir {
-        path: path.to_path_buf(),
-        source,
-    })
+    Ok(created.map_err(crate::files::FsOp::CreateDir.on(path))?)
 }

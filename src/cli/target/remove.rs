@@ -30,10 +30,7 @@ pub fn run(root: &ConfigRoot, tool: &str, alias: &str, force: bool) -> Result<()
         &Reference::label(alias),
         Some("target-removed"),
     );
-    std::fs::remove_dir_all(dir).map_err(|source| CliError::RemoveDir {
-        path: dir.to_path_buf(),
-        source,
-    })?;
+    std::fs::remove_dir_all(dir).map_err(crate::files::FsOp::Remove.on(dir))?;
     console::data(&dir.display().to_string());
     console::progress(&crate::tr!(
         "cli-target-removed",
