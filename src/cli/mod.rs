@@ -20,7 +20,6 @@ pub use args::{
 };
 pub use policy::PolicyCliError;
 
-
 use crate::paths::{ConfigRoot, RootError};
 use crate::settings::{Settings, SettingsError};
 
