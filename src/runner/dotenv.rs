@@ -59,9 +59,9 @@ pub fn read_env_file(path: &Path) -> Result<EnvVars, EnvFileError> {
             });
         }
     };
-    let variables = parse(&text).map_err(|source| EnvFileError::Parse {
+    let variables = parse(&text).map_err(|error| EnvFileError::Parse {
         path: path.to_path_buf(),
-        source,
+        error,
     })?;
     Ok(variables
         .into_iter()

@@ -84,10 +84,11 @@ pub enum EnvFileError {
         source: io::Error,
     },
 
-    #[error("invalid env file `{}`", path.display())]
-    Parse {
-        path: PathBuf,
-        #[source]
-        source: DotenvError,
-    },
+    /// Named `file:line` like every other file Torii reads.
+    #[error(
+        "invalid env file {}: {}",
+        strict_yaml::located(path.display(), Some(strict_yaml::Position { line: error.line as u64, column: None })),
+        error.message
+    )]
+    Parse { path: PathBuf, error: DotenvError },
 }

@@ -895,10 +895,7 @@ fn env_files_missing_is_empty_and_errors_name_the_path() {
     let error = read_env_file(&bad).unwrap_err();
     assert_eq!(
         chain(&error),
-        format!(
-            "invalid env file `{}`: line 2: expected KEY=value",
-            bad.display()
-        )
+        format!("invalid env file {}:2: expected KEY=value", bad.display())
     );
 
     let directory = root.path().join("good");
