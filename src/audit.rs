@@ -233,15 +233,11 @@ impl AuditLog {
     }
 
     fn open_file(&self) -> std::io::Result<OpenLog> {
-        let mut options = std::fs::OpenOptions::new();
-        options.create(true).append(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            // A FIFO in place of the log must not stall a call.
-            options.mode(0o600).custom_flags(libc::O_NONBLOCK);
-        }
-        let file = options.open(&self.path)?;
+        // A FIFO in place of the log must not stall a call.
+        let file = crate::files::private_file_options()
+            .create(true)
+            .append(true)
+            .open(&self.path)?;
         let metadata = file.metadata()?;
         if !metadata.is_file() {
             return Err(std::io::Error::other("is not a regular file"));

@@ -70,6 +70,20 @@ fn read_capped_into(
 /// Creates the directory `path` and any missing parents, owner-only on Unix: the one way Torii
 /// makes a directory of its own, since the config root holds sessions and credentials. An
 /// existing directory is fine.
+/// Options for opening one of Torii's private files: created owner-only (mode 0600), and never
+/// blocking on a FIFO put in its place (regular files ignore `O_NONBLOCK`). The caller adds
+/// read, write, append or create as it needs.
+pub fn private_file_options() -> std::fs::OpenOptions {
+    #[allow(unused_mut)]
+    let mut options = std::fs::OpenOptions::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600).custom_flags(libc::O_NONBLOCK);
+    }
+    options
+}
+
 /// A file-system operation on one of Torii's paths that failed: the one error type for them,
 /// named in the human's language.
 #[derive(Debug, thiserror::Error)]

@@ -5,7 +5,7 @@
 //! So there is no TTL, no stale-lock cleanup, and the lock file is never deleted (deleting it
 //! would let two writers lock two different files).
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::path::Path;
 
 use super::LeaseError;
@@ -23,15 +23,14 @@ pub(super) fn acquire(path: &Path) -> Result<LockGuard, LeaseError> {
         path: path.to_path_buf(),
         source,
     };
-    let mut options = OpenOptions::new();
-    options.read(true).write(true).create(true).truncate(false);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        // Never wait on a FIFO put where the lock file belongs.
-        options.mode(0o600).custom_flags(libc::O_NONBLOCK);
-    }
-    let file = options.open(path).map_err(fail)?;
+    // Never wait on a FIFO put where the lock file belongs.
+    let file = crate::files::private_file_options()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(fail)?;
     if !file.metadata().map_err(fail)?.is_file() {
         return Err(fail(std::io::Error::other("is not a regular file")));
     }

@@ -7,14 +7,10 @@ use std::path::Path;
 /// Creates the new file `path` (an existing one is an error) with owner-only permissions
 /// and writes `contents`, flushed to disk.
 pub fn write_new_private(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    let mut file = options.open(path)?;
+    let mut file = crate::files::private_file_options()
+        .write(true)
+        .create_new(true)
+        .open(path)?;
     file.write_all(contents)?;
     file.sync_all()
 }

@@ -48,13 +48,8 @@ impl Budget {
         }
         let remaining = MAX_TOTAL_BYTES - self.bytes;
         let mut limited = reader.take(remaining + 1);
-        let mut options = std::fs::OpenOptions::new();
+        let mut options = crate::files::private_file_options();
         options.write(true).create_new(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            options.mode(0o600);
-        }
         let mut file = options.open(&path).map_err(|error| {
             if error.kind() == std::io::ErrorKind::AlreadyExists {
                 "duplicate entry".to_string()
