@@ -1,18 +1,21 @@
 //! Whether a path an agent's tool names reaches Torii's config root.
 //!
 //! The hook denies a shell command or a file-tool call that names the root, a path inside it,
-//! or a directory between the home directory and the root (`~/.config`, whose recursive copy,
-//! search or removal would take the root with it). Paths are read as the agent wrote them:
-//! absolute; from `~`, `~+`, `~user`, `$HOME`, `${HOME…}`, `$PWD`, `$TORII_CONFIG_DIR` or
-//! `$XDG_CONFIG_HOME`; relative to the tool's working directory and, for a shell line, to
-//! every directory it `cd`s or `pushd`s into (a bare `cd` goes home); inside option values,
-//! URLs and here-documents (`--file=PATH`, `file://PATH`, `@PATH`). Links are followed as the
-//! kernel follows them (`link/..` is the parent of the link's target), and a glob or a brace
-//! expansion counts when some path it could match does.
+//! or (as a whole argument) a directory between the home directory and the root (`~/.config`,
+//! whose recursive copy, search or removal would take the root with it). Paths are read as
+//! the agent wrote them: absolute; from `~` and its other forms, `$HOME`, `${HOME…}`, `$PWD`,
+//! `$OLDPWD`, `$TORII_CONFIG_DIR` or `$XDG_CONFIG_HOME`; relative to the tool's working
+//! directory and, for a shell line, to every directory it changes to ([`RootPaths::shell_bases`]);
+//! inside option values, URLs, code strings and here-documents. Links are followed as the
+//! kernel follows them (`link/..` is the parent of the link's target); a glob or a brace
+//! expansion counts when some path it could match does (`glob.rs`); a computed part stands for
+//! any text, and a path whose start is computed counts when its known rest is the end of the
+//! root's path. Words of a longer text (a message, a here-document) count only when they reach
+//! inside the root (`words.rs`).
 //!
-//! Not seen: what is computed as the command runs (`$X/grants`, `$(…)`, `cd "$D"`, `CDPATH`, a
-//! `HOME=` set by the same line), and what scripts and interpreters' code open. The hook is a
-//! guard, not a sandbox.
+//! Not seen: values computed as the command runs that the hook cannot spell (`$X/grants` with
+//! `X` set elsewhere, `CDPATH`, a `HOME=` set by the same line), and what scripts and
+//! interpreters' code open. The hook is a guard, not a sandbox.
 
 use std::path::{Component, Path, PathBuf};
 
