@@ -21,6 +21,10 @@ pub const TERM_GRACE: Duration = Duration::from_secs(2);
 pub(crate) struct ProcessGroup {
     #[cfg(unix)]
     id: Option<rustix::process::Pid>,
+    /// The leader as it was started: its descendants are looked for only while its number is
+    /// still its own (once it is reaped, the number may name another process).
+    #[cfg(target_os = "linux")]
+    leader: Option<tree::Process>,
     /// Descendants seen so far, with their start times (a reused number is never signalled).
     #[cfg(target_os = "linux")]
     seen: std::sync::Mutex<Vec<tree::Process>>,
@@ -41,6 +45,8 @@ impl ProcessGroup {
                 .and_then(rustix::process::Pid::from_raw);
             Self {
                 id,
+                #[cfg(target_os = "linux")]
+                leader: id.and_then(tree::Process::of),
                 #[cfg(target_os = "linux")]
                 seen: std::sync::Mutex::default(),
                 #[cfg(target_os = "linux")]
@@ -90,10 +96,15 @@ impl ProcessGroup {
             return;
         };
         for _ in 0..rounds {
-            for process in tree::descendants(leader)
-                .into_iter()
-                .chain(tree::holding(&self.pipes))
-            {
+            // A reaped leader's number may belong to another process by now: its children
+            // are not this call's.
+            let own = self.leader.is_some_and(|l| l.pid == leader && l.is_same());
+            let descendants = if own {
+                tree::descendants(leader)
+            } else {
+                Vec::new()
+            };
+            for process in descendants.into_iter().chain(tree::holding(&self.pipes)) {
                 if !seen.contains(&process) {
                     seen.push(process);
                 }
@@ -138,6 +149,20 @@ mod tree {
     }
 
     impl Process {
+        /// The process `pid` is now.
+        pub(super) fn of(pid: Pid) -> Option<Process> {
+            let stat = stat(pid.as_raw_nonzero().get())?;
+            Some(Process {
+                pid,
+                start: stat.start,
+            })
+        }
+
+        /// Whether the number still names this process (alive or a zombie not yet reaped).
+        pub(super) fn is_same(&self) -> bool {
+            stat(self.pid.as_raw_nonzero().get()).is_some_and(|stat| stat.start == self.start)
+        }
+
         /// Whether this very process still exists (and is not a zombie).
         pub(super) fn is_alive(&self) -> bool {
             stat(self.pid.as_raw_nonzero().get())
