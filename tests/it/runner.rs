@@ -937,20 +937,28 @@ async fn the_time_limit_stops_a_child_that_closed_its_output() {
 /// (its output elsewhere) was left running. What is left of the group gets SIGKILL.
 #[tokio::test]
 async fn a_timeout_kills_what_is_left_of_the_group() {
+    times_out_leaving_nothing(|pid_file| {
+        format!(
+            "(trap '' TERM; exec sleep 600 >/dev/null 2>&1 </dev/null) & echo $! > '{}'; sleep 600",
+            pid_file.display()
+        )
+    })
+    .await;
+}
+
+/// Runs the shell code `code(pid_file)` with a short time limit: the call times out, and the
+/// process whose number the code wrote into `pid_file` ends.
+async fn times_out_leaving_nothing(code: impl Fn(&Path) -> String) {
     let root = Root::new();
-    let pid_file = root.outside().join("grandchild");
-    let code = format!(
-        "(trap '' TERM; exec sleep 600 >/dev/null 2>&1 </dev/null) & echo $! > '{}'; sleep 600",
-        pid_file.display()
-    );
+    let pid_file = root.outside().join("left-behind");
+    let code = code(&pid_file);
     let execution = run(Launch {
-        timeout: Some(Duration::from_millis(500)),
+        timeout: Some(Duration::from_millis(1500)),
         ..launch("/bin/sh", &["-c", &code])
     })
     .await;
     assert!(execution.timed_out, "{execution:?}");
-    let pid = std::fs::read_to_string(&pid_file).unwrap();
-    assert_ends(&pid, "the grandchild, after the timeout");
+    assert_ends(&wait_for(&pid_file), &format!("{code}: after the timeout"));
 }
 
 /// Waits until process `pid` is gone (or a zombie).
@@ -965,12 +973,11 @@ fn assert_ends(pid: &str, what: &str) {
 }
 
 /// A child that double-forks into a new session (`setsid`), leaving its process group.
-fn escaping_child(pid_file: &Path) -> Launch {
-    let code = format!(
+fn escaping_code(pid_file: &Path) -> String {
+    format!(
         "(setsid sh -c 'echo $$ > \"{}\"; exec sleep 600' </dev/null >/dev/null 2>&1 &); sleep 600",
         pid_file.display()
-    );
-    launch("/bin/sh", &["-c", &code])
+    )
 }
 
 fn wait_for(path: &Path) -> String {
@@ -985,15 +992,7 @@ fn wait_for(path: &Path) -> String {
 #[cfg(target_os = "linux")]
 #[tokio::test]
 async fn a_timeout_ends_a_descendant_that_left_the_group() {
-    let root = Root::new();
-    let pid_file = root.outside().join("escaped");
-    let execution = run(Launch {
-        timeout: Some(Duration::from_millis(1500)),
-        ..escaping_child(&pid_file)
-    })
-    .await;
-    assert!(execution.timed_out, "{execution:?}");
-    assert_ends(&wait_for(&pid_file), "after the timeout");
+    times_out_leaving_nothing(escaping_code).await;
 }
 
 /// The same for a cancelled call (its future dropped), as when the client cancels or the
@@ -1003,7 +1002,8 @@ async fn a_timeout_ends_a_descendant_that_left_the_group() {
 async fn a_cancellation_ends_a_descendant_that_left_the_group() {
     let root = Root::new();
     let pid_file = root.outside().join("escaped");
-    let call = tokio::spawn(runner::run(escaping_child(&pid_file)));
+    let code = escaping_code(&pid_file);
+    let call = tokio::spawn(runner::run(launch("/bin/sh", &["-c", &code])));
     let pid = tokio::task::spawn_blocking({
         let pid_file = pid_file.clone();
         move || wait_for(&pid_file)
@@ -1020,17 +1020,11 @@ async fn a_cancellation_ends_a_descendant_that_left_the_group() {
 #[cfg(target_os = "linux")]
 #[tokio::test]
 async fn a_timeout_ends_a_descendant_that_outlived_the_child_and_holds_its_output() {
-    let root = Root::new();
-    let pid_file = root.outside().join("escaped");
-    let code = format!(
-        "(setsid sh -c 'echo $$ > \"{}\"; exec sleep 600' &)",
-        pid_file.display()
-    );
-    let execution = run(Launch {
-        timeout: Some(Duration::from_millis(1500)),
-        ..launch("/bin/sh", &["-c", &code])
+    times_out_leaving_nothing(|pid_file| {
+        format!(
+            "(setsid sh -c 'echo $$ > \"{}\"; exec sleep 600' &)",
+            pid_file.display()
+        )
     })
     .await;
-    assert!(execution.timed_out, "{execution:?}");
-    assert_ends(&wait_for(&pid_file), "after the timeout");
 }
