@@ -21,8 +21,9 @@ pub const TERM_GRACE: Duration = Duration::from_secs(2);
 pub(crate) struct ProcessGroup {
     #[cfg(unix)]
     id: Option<rustix::process::Pid>,
-    /// The leader as it was started: its descendants are looked for only while its number is
-    /// still its own (once it is reaped, the number may name another process).
+    /// The leader as it was started (read once per call, right after the spawn, while nothing
+    /// can have reaped it): its descendants are looked for only while its number is still its
+    /// own (once it is reaped, the number may name another process).
     #[cfg(target_os = "linux")]
     leader: Option<tree::Process>,
     /// Descendants seen so far, with their start times (a reused number is never signalled).
