@@ -55,6 +55,7 @@ pub fn target<'p>(provider: &'p Provider, alias: &str) -> Result<&'p Target, Loo
     }
     provider
         .target(alias)
+        .map(AsRef::as_ref)
         .ok_or_else(|| LookupError::UnknownTarget {
             tool: provider.tool().to_string(),
             alias: alias.to_string(),

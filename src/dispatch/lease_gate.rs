@@ -36,18 +36,17 @@ impl Phase {
     }
 }
 
-/// The lease status of `alias`, read now (blocking file I/O off the async workers). The error
+/// The lease status of `target`, read now (blocking file I/O off the async workers). The error
 /// says what went wrong without paths or file content, which stay on the human side.
-async fn status(provider: &Arc<Provider>, alias: &str) -> Result<LeaseStatus, &'static str> {
-    let provider = Arc::clone(provider);
-    let alias = alias.to_string();
+async fn status(
+    provider: &Arc<Provider>,
+    target: &Arc<Target>,
+) -> Result<LeaseStatus, &'static str> {
+    let (provider, target) = (Arc::clone(provider), Arc::clone(target));
     blocking("the lease check", move || {
-        let target = provider
-            .target(&alias)
-            .ok_or("the alias is not configured")?;
         let now = unix_now().map_err(|_| "the system clock is before 1970")?;
         LeaseStore::new(&provider)
-            .check(target, now)
+            .check(&target, now)
             .map_err(|error| lease_error_kind(&error))
     })
     .await
@@ -56,10 +55,10 @@ async fn status(provider: &Arc<Provider>, alias: &str) -> Result<LeaseStatus, &'
 
 impl Dispatcher {
     /// After explicit deny, before grants, env or auth: the alias needs a valid human lease.
-    pub(super) async fn gate_lease(&self, call: &Call<'_>, target: &Target) -> Step<()> {
+    pub(super) async fn gate_lease(&self, call: &Call<'_>, target: &Arc<Target>) -> Step<()> {
         let (provider, scope) = (call.provider, call.scope.as_str());
         let alias = Reference::label(target.alias());
-        let status = match status(provider, target.alias()).await {
+        let status = match status(provider, target).await {
             Ok(status) => status,
             Err(error) => {
                 self.audit.record(
@@ -131,7 +130,7 @@ impl Dispatcher {
     async fn ask_lease(
         &self,
         provider: &Arc<Provider>,
-        target: &Target,
+        target: &Arc<Target>,
         scope: &str,
     ) -> LeaseDecision {
         if !self.human.can_ask() {
@@ -192,30 +191,28 @@ impl Dispatcher {
         };
         let revision = state.revision();
         let applied = {
-            let shared = Arc::clone(provider);
-            let alias = target.alias().to_string();
+            let target = Arc::clone(target);
             let (audit, scope) = (self.audit.clone(), scope.to_string());
             // The lease and its audit line are one step: a call cancelled meanwhile does not
             // stop the blocking task, so no lease is ever stored unaudited.
-            // The alias was resolved by the envelope; `None` here cannot happen and denies.
             blocking("storing the lease", move || {
-                let target = shared.target(&alias)?;
                 let applied = unix_now().and_then(|now| {
-                    let entry = LeaseEntry::grant(target, minutes, now);
+                    let entry = LeaseEntry::grant(&target, minutes, now);
                     store.apply(revision, &Change::activation(mode, entry), now)
                 });
                 if applied.is_ok() {
                     let detail = format!("for={}min", minutes.get());
-                    audit.record(&scope, event, &Reference::label(&alias), Some(&detail));
+                    let alias = Reference::label(target.alias());
+                    audit.record(&scope, event, &alias, Some(&detail));
                 }
-                Some(applied)
+                applied
             })
             .await
         };
         match applied {
-            Ok(Some(Ok(_))) => LeaseDecision::Granted,
-            Ok(Some(Err(LeaseError::Stale { .. }))) => LeaseDecision::Stale {
-                active: matches!(status(provider, target.alias()).await, Ok(status) if status.is_active()),
+            Ok(Ok(_)) => LeaseDecision::Granted,
+            Ok(Err(LeaseError::Stale { .. })) => LeaseDecision::Stale {
+                active: matches!(status(provider, target).await, Ok(status) if status.is_active()),
             },
             _ => invalid_state(),
         }
@@ -224,10 +221,10 @@ impl Dispatcher {
     /// A bound call's lease must still hold at `phase`; otherwise the call stops here. A
     /// simple call has no lease.
     pub(super) async fn recheck_lease(&self, call: &Call<'_>, phase: Phase) -> Step<()> {
-        let Binding::Bound(target) = call.binding else {
+        let Binding::Bound(target) = &call.binding else {
             return Ok(());
         };
-        if matches!(status(call.provider, target.alias()).await, Ok(status) if status.is_active()) {
+        if matches!(status(call.provider, target).await, Ok(status) if status.is_active()) {
             return Ok(());
         }
         let alias = Reference::label(target.alias());

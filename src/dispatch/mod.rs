@@ -9,8 +9,8 @@
 //! Every step that can fail, fails closed. Nothing on a denied path reads `.env`, credentials,
 //! caches or runs a validator: those reads come strictly after an allow.
 
-mod approval;
 mod binding;
+mod decide;
 pub mod envelope;
 mod human;
 mod lease_gate;
@@ -31,23 +31,23 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value};
 
+use decide::Allowed;
 pub use envelope::{Envelope, EnvelopeError, Shape};
 pub use human::Human;
 pub use locked::{find_locked, locked_options};
 pub(crate) use outcome::relative_to_root;
-use outcome::{Allowed, AllowedBy};
 pub use outcome::{CallOutcome, DecisionView, Source, Verdict};
 pub use policy_tool::{PolicyAnswer, PolicyFailure, PolicyView, PolicyViewError};
 pub use rules_cache::PolicyCache;
 pub use session::ReauthError;
-use stop::{CallError, Step, Stop, blocking};
+use stop::{CallError, Step, blocking};
 
 use crate::audit::{AuditLog, Event, Reference};
 use crate::auth::Authenticator;
 use crate::confine::Confinement;
 use crate::paths::ConfigRoot;
 use crate::registry::{Provider, Registry, Target};
-use crate::runner::{self, Launch};
+use crate::runner::{self, EnvFileError, Launch};
 use crate::secret::EnvVars;
 use crate::settings::Settings;
 
@@ -179,116 +179,16 @@ impl Dispatcher {
         }
     }
 
-    /// Everything before an allow: locked options, the policy (explicit denies first), the
-    /// lease, then rules, a grant or the human. Nothing here reads `.env` or a session.
-    async fn decide(&self, call: &Call<'_>) -> Step<Allowed> {
-        if let Some(flag) = locked::find_locked(call.provider.config(), call.args) {
-            // Before policy and before `invoke`: nothing is audited, the value is not echoed.
-            return Err(CallError::Locked { flag }.into());
-        }
-        self.audit
-            .record(&call.scope, Event::Invoke, &call.reference, None);
-
-        let policy = self
-            .policies
-            .load(call.provider, call.binding.target())
-            .await
-            .map_err(CallError::Policy)?;
-        let evaluation = policy.evaluate(call.args);
-        if !evaluation.ignored_accept_matches.is_empty() {
-            let detail = format!(
-                "below minimum_accept_tokens={}",
-                policy.settings().minimum_accept_tokens
-            );
-            self.audit.record(
-                &call.scope,
-                Event::InvalidAccept,
-                &call.reference,
-                Some(&detail),
-            );
-        }
-
-        // Explicit denies end the call before any lease, grant, human, env or auth.
-        let rule = match evaluation.decision {
-            jasper::Decision::Forbidden { arg } => {
-                let message = format!(
-                    "the argument `{arg}` is forbidden for this tool: it opens a channel the \
-                     policy cannot inspect. Pass the content inline instead."
-                );
-                return Err(self.forbidden(call, arg, message));
-            }
-            jasper::Decision::ForbiddenValue { prefix } => {
-                let message = format!(
-                    "argument values starting with `{prefix}` are forbidden for this tool: the \
-                     CLI would read them from a local file or another source the policy cannot \
-                     inspect. Pass the value inline instead."
-                );
-                return Err(self.forbidden(call, prefix, message));
-            }
-            jasper::Decision::DeniedExplicit { rule } => {
-                self.audit
-                    .record(&call.scope, Event::DeniedExplicit, &call.reference, None);
-                let message = format!(
-                    "denied by the policy rule `{rule}`. This operation is not available to the \
-                     agent; do not retry it."
-                );
-                return Err(Stop::denied(Source::ExplicitDeny, Some(rule), message));
-            }
-            jasper::Decision::Allowed { rule } => Some(rule),
-            jasper::Decision::Unresolved => None,
-        };
-
-        if let Binding::Bound(target) = call.binding {
-            self.gate_lease(call, target).await?;
-        }
-
-        if let Some(rule) = rule {
-            self.audit
-                .record(&call.scope, Event::AllowedByRules, &call.reference, None);
-            return Ok(Allowed::new(AllowedBy::Rules, Some(rule)));
-        }
-        let grants = self.grants(call).await?;
-        if let Some(grant) = grant_rule(&grants, call.args) {
-            self.audit.record(
-                &call.scope,
-                Event::AllowedByGrant,
-                &call.reference,
-                Some(&grant),
-            );
-            return Ok(Allowed::new(AllowedBy::Grant, Some(grant)));
-        }
-        self.ask_operation(call, &grants).await
-    }
-
-    /// A call refused by the provider's `forbidden_args` or `forbidden_value_prefixes`:
-    /// `listed` is the argument or prefix as the provider lists it, never the caller's value.
-    fn forbidden(&self, call: &Call<'_>, listed: String, message: String) -> Stop {
-        self.audit.record(
-            &call.scope,
-            Event::DeniedExplicit,
-            &call.reference,
-            Some("forbidden-arg"),
-        );
-        Stop::denied(Source::ForbiddenArg, Some(listed), message)
-    }
-
-    /// The grants of the call's provider or target, read once per unresolved call. A corrupt
-    /// file grants nothing (see `crate::grants::load`).
-    async fn grants(&self, call: &Call<'_>) -> Step<jasper::Grants> {
-        let path = call.grants_path();
-        Ok(blocking("reading the grants", move || crate::grants::load(&path)).await?)
-    }
-
     /// After an allow, which only [`Self::decide`] gives: environment, session, then the
     /// process, with the lease looked at again before each (see `lease_gate`).
-    async fn execute(&self, call: &Call<'_>, _allowed: Allowed) -> Step<runner::Execution> {
+    async fn execute(&self, call: &Call<'_>, allowed: Allowed) -> Step<runner::Execution> {
         self.recheck_lease(call, Phase::BeforeEnvironment).await?;
-        let env = load_env(call).await?;
-        let session = self.prepare_session(call, &env).await?;
+        let env = load_env(call, &allowed).await?;
+        let session = self.prepare_session(call, &allowed, &env).await?;
         self.recheck_lease(call, Phase::AfterAuthentication).await?;
         let program = runner::resolve(&call.provider.config().command).map_err(CallError::Run)?;
         let mut launch_args = call.provider.config().args_prefix.clone();
-        if let Binding::Bound(target) = call.binding {
+        if let Binding::Bound(target) = &call.binding {
             launch_args.extend(binding::target_args(call.provider, target));
         }
         launch_args.extend(call.args.iter().cloned());
@@ -336,43 +236,44 @@ impl Dispatcher {
 
 /// How a call is bound, resolved once from its envelope. A target-aware tool's call always
 /// carries one of its configured targets, so no lookup that finds nothing can turn it into a
-/// simple call that skips the lease gate, its re-checks and the target's own policy.
-#[derive(Debug, Clone, Copy)]
-enum Binding<'a> {
+/// simple call that skips the lease gate, its re-checks and the target's own policy; and every
+/// later step, blocking work included, holds that same target rather than its alias.
+#[derive(Debug, Clone)]
+enum Binding {
     Simple,
-    Bound(&'a Target),
+    Bound(Arc<Target>),
 }
 
-impl<'a> Binding<'a> {
-    fn resolve(provider: &'a Provider, envelope: &Envelope) -> Result<Self, Refusal> {
+impl Binding {
+    fn resolve(provider: &Provider, envelope: &Envelope) -> Result<Self, Refusal> {
         let unbound = |text: &str| Refusal::Envelope(EnvelopeError(text.to_string()));
         match (provider.is_target_aware(), envelope.target.as_deref()) {
             (false, None) => Ok(Binding::Simple),
             (true, Some(alias)) => provider
                 .target(alias)
-                .map(Binding::Bound)
+                .map(|target| Binding::Bound(Arc::clone(target)))
                 .ok_or_else(|| unbound("`target` is not a configured alias of this tool")),
             (true, None) => Err(unbound("this tool needs a `target`")),
             (false, Some(_)) => Err(unbound("this tool takes no `target`")),
         }
     }
 
-    fn target(self) -> Option<&'a Target> {
+    fn target(&self) -> Option<&Arc<Target>> {
         match self {
             Binding::Simple => None,
             Binding::Bound(target) => Some(target),
         }
     }
 
-    fn alias(self) -> Option<&'a str> {
-        self.target().map(Target::alias)
+    fn alias(&self) -> Option<&str> {
+        self.target().map(|target| target.alias())
     }
 }
 
 /// One call in flight: what every step reads.
 struct Call<'a> {
     provider: &'a Arc<Provider>,
-    binding: Binding<'a>,
+    binding: Binding,
     args: &'a [String],
     /// The audit scope (see [`scope`]).
     scope: String,
@@ -380,19 +281,19 @@ struct Call<'a> {
 }
 
 impl<'a> Call<'a> {
-    fn new(provider: &'a Arc<Provider>, binding: Binding<'a>, args: &'a [String]) -> Self {
+    fn new(provider: &'a Arc<Provider>, binding: Binding, args: &'a [String]) -> Self {
         Self {
             provider,
+            scope: scope(provider, &binding),
             binding,
             args,
-            scope: scope(provider, binding),
             reference: Reference::from_args(args),
         }
     }
 
     /// The `grants` file of the target, or of the provider.
     fn grants_path(&self) -> std::path::PathBuf {
-        match self.binding {
+        match &self.binding {
             Binding::Simple => self.provider.grants_path(),
             Binding::Bound(target) => target.grants_path(),
         }
@@ -400,40 +301,44 @@ impl<'a> Call<'a> {
 }
 
 /// The audit scope: `provider` for simple providers, `provider/alias` for targets.
-fn scope(provider: &Provider, binding: Binding<'_>) -> String {
+fn scope(provider: &Provider, binding: &Binding) -> String {
     match binding {
         Binding::Simple => provider.name().to_string(),
         Binding::Bound(target) => format!("{}/{}", provider.name(), target.alias()),
     }
 }
 
-/// The rule text of a live grant for exactly these arguments.
-fn grant_rule(grants: &jasper::Grants, args: &[String]) -> Option<String> {
-    grants
-        .find(args, now_epoch())
-        .map(|entry| entry.matcher.rule_text())
-}
-
 /// The provider's `.env`, with the target's `.env` overriding shared keys. Missing files are
-/// empty; a malformed one fails the call naming the file.
-async fn load_env(call: &Call<'_>) -> Result<EnvVars, CallError> {
-    let shared = read_env(&call.provider.env_file_path()).await?;
-    match call.binding {
+/// empty; a malformed one fails the call naming the file. Only an allowed call reads them.
+async fn load_env(call: &Call<'_>, _allowed: &Allowed) -> Result<EnvVars, CallError> {
+    let shared = read_env(&call.provider.env_file_path())
+        .await
+        .map_err(CallError::Environment)?;
+    match &call.binding {
         Binding::Bound(target) => Ok(runner::dotenv::overlay(
             shared,
-            read_env(&target.env_file_path()).await?,
+            read_env(&target.env_file_path())
+                .await
+                .map_err(CallError::Environment)?,
         )),
         Binding::Simple => Ok(shared),
     }
 }
 
-async fn read_env(path: &Path) -> Result<EnvVars, CallError> {
-    let path = path.to_path_buf();
+/// One `.env` file, read off the async workers. A read that was interrupted (see [`blocking`])
+/// is a file that could not be read.
+async fn read_env(path: &Path) -> Result<EnvVars, EnvFileError> {
+    let owned = path.to_path_buf();
     blocking("reading the environment file", move || {
-        runner::read_env_file(&path)
+        runner::read_env_file(&owned)
     })
-    .await?
-    .map_err(|error| CallError::Environment(crate::errors::chain(&error)))
+    .await
+    .unwrap_or_else(|interrupted| {
+        Err(EnvFileError::Read {
+            path: path.to_path_buf(),
+            source: std::io::Error::other(interrupted.to_string()),
+        })
+    })
 }
 
 pub(crate) fn now_epoch() -> u64 {

@@ -64,40 +64,6 @@ impl DecisionView {
     }
 }
 
-/// Who let a call through: the only sources an [`Allowed`] can name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum AllowedBy {
-    Rules,
-    Grant,
-    HumanOnce,
-    HumanGrant,
-}
-
-/// A decision to run this call. Only the decision steps make one, and the execute step takes
-/// one: reading `.env`, sessions or credentials, and launching, need an allow.
-#[derive(Debug)]
-pub(super) struct Allowed(DecisionView);
-
-impl Allowed {
-    pub fn new(by: AllowedBy, rule: Option<String>) -> Self {
-        let source = match by {
-            AllowedBy::Rules => Source::Rules,
-            AllowedBy::Grant => Source::Grant,
-            AllowedBy::HumanOnce => Source::HumanOnce,
-            AllowedBy::HumanGrant => Source::HumanGrant,
-        };
-        Self(DecisionView {
-            result: Verdict::Allow,
-            source,
-            rule,
-        })
-    }
-
-    pub fn view(&self) -> &DecisionView {
-        &self.0
-    }
-}
-
 /// The result of one tool call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct CallOutcome {
@@ -226,15 +192,16 @@ mod tests {
     fn agent_text_names_files_relative_to_the_root() {
         let root = Path::new("/home/ana/.config/torii");
         let outcome = CallOutcome::new("aws", None)
-            .stopped(Stop::Failed(super::super::stop::CallError::Session(
-                "rules file not found: /home/ana/.config/torii/providers/aws/rules.yaml; see \
-                 /home/ana/.config/torii"
-                    .into(),
+            .stopped(Stop::Failed(super::super::stop::CallError::Environment(
+                crate::runner::EnvFileError::Read {
+                    path: "/home/ana/.config/torii/providers/aws/.env".into(),
+                    source: std::io::Error::other("see /home/ana/.config/torii"),
+                },
             )))
             .relative_to(root);
         assert_eq!(
             outcome.error.as_deref(),
-            Some("rules file not found: providers/aws/rules.yaml; see the config root")
+            Some("could not read env file `providers/aws/.env`: see the config root")
         );
         assert_eq!(
             relative_to_root("/usr/bin/aws failed", root),

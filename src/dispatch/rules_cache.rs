@@ -33,24 +33,13 @@ impl PolicyCache {
     pub(super) async fn load(
         &self,
         provider: &Arc<Provider>,
-        target: Option<&Target>,
+        target: Option<&Arc<Target>>,
     ) -> Result<Arc<jasper::Policy>, PolicyFileError> {
         let (path, text) = {
             let shared = Arc::clone(provider);
-            let alias = target.map(|target| target.alias().to_string());
+            let target = target.cloned();
             blocking("reading the policy", move || {
-                // `target` is of this same provider; a lookup that found nothing now must
-                // never fall back to the shared, possibly wider, rules.
-                let target = match alias.as_deref() {
-                    None => None,
-                    Some(alias) => {
-                        Some(shared.target(alias).ok_or_else(|| PolicyFileError::Read {
-                            path: shared.targets_dir().join(alias),
-                            source: std::io::Error::other("the target is not configured"),
-                        })?)
-                    }
-                };
-                let path = policy::effective(&shared, target)?.path;
+                let path = policy::effective(&shared, target.as_deref())?.path;
                 let text = policy::read_rules_text(&path)?;
                 Ok::<_, PolicyFileError>((path, text))
             })

@@ -11,13 +11,32 @@
 use std::sync::Arc;
 
 use crate::audit::{Event, Reference};
-use crate::auth::{Bucket, Probe, SessionRequest, confirm_identity};
+use crate::auth::{AuthError, Bucket, Probe, SessionRequest, confirm_identity};
 use crate::registry::{Provider, Target, TargetingMode};
+use crate::runner::{EnvFileError, RunError};
 use crate::secret::{EnvVars, Secret};
 
 use super::binding;
 use super::stop::CallError;
-use super::{Binding, Call, Dispatcher, now_epoch, read_env};
+use super::{Allowed, Binding, Call, Dispatcher, now_epoch, read_env};
+
+/// Why an allowed call has no session to run with. The dispatcher renders it (with its causes)
+/// as the call's error.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum SessionError {
+    #[error(transparent)]
+    Auth(#[from] AuthError),
+    /// The identity provider's own `.env`.
+    #[error(transparent)]
+    Environment(#[from] EnvFileError),
+    /// The identity probe's program could not be resolved.
+    #[error(transparent)]
+    Probe(#[from] RunError),
+    #[error("the identity provider of target `{alias}` is not installed")]
+    IdentityNotInstalled { alias: String },
+    #[error("`{tool}` declares no identity probe")]
+    NoProbe { tool: String },
+}
 
 /// What the session adds to the target child, and what it removes from it.
 #[derive(Debug, Default)]
@@ -27,14 +46,16 @@ pub(super) struct SessionEnv {
 }
 
 impl Dispatcher {
+    /// The session of an allowed call (only an allow reaches sessions and credentials).
     pub(super) async fn prepare_session(
         &self,
         call: &Call<'_>,
+        _allowed: &Allowed,
         env: &[(String, Secret)],
     ) -> Result<SessionEnv, CallError> {
         let (provider, scope) = (call.provider, call.scope.as_str());
         let now = now_epoch();
-        let prepared = match call.binding {
+        let prepared = match &call.binding {
             Binding::Simple => self
                 .authenticator
                 .ensure(
@@ -53,7 +74,7 @@ impl Dispatcher {
                     set,
                     removed: provider.config().auth.removed_env.clone(),
                 })
-                .map_err(|error| crate::errors::chain(&error)),
+                .map_err(SessionError::Auth),
             Binding::Bound(target) => match provider.config().targeting_mode() {
                 Some(TargetingMode::KubectlContext) => {
                     self.preflight(provider, target, scope, now).await
@@ -93,21 +114,18 @@ impl Dispatcher {
         target: &Target,
         scope: &str,
         now: u64,
-    ) -> Result<SessionEnv, String> {
+    ) -> Result<SessionEnv, SessionError> {
         let Some(identity) = self.registry.identity_provider(target) else {
-            return Err(format!(
-                "the identity provider of target `{}` is not installed",
-                target.alias()
-            ));
+            return Err(SessionError::IdentityNotInstalled {
+                alias: target.alias().to_string(),
+            });
         };
         let label = Reference::label(identity.tool());
         self.audit
             .record(scope, Event::PreflightProvider, &label, None);
         let result = async {
             let (removed, binding_env) = binding::target_env(provider, identity, target);
-            let mut base = read_env(&identity.env_file_path())
-                .await
-                .map_err(|error| crate::errors::chain(&error))?;
+            let mut base = read_env(&identity.env_file_path()).await?;
             base.extend(binding_env.iter().cloned());
             let session = self
                 .ensure_then_probe(
@@ -123,7 +141,7 @@ impl Dispatcher {
                 .await?;
             let mut set = base;
             set.extend(session);
-            Ok::<_, String>(SessionEnv { set, removed })
+            Ok::<_, SessionError>(SessionEnv { set, removed })
         }
         .await;
         let event = if result.is_ok() {
@@ -144,7 +162,7 @@ impl Dispatcher {
         env: &[(String, Secret)],
         scope: &str,
         now: u64,
-    ) -> Result<SessionEnv, String> {
+    ) -> Result<SessionEnv, SessionError> {
         let (removed, binding_env) = binding::target_env(provider, provider, target);
         let mut base = env.to_vec();
         base.extend(binding_env.iter().cloned());
@@ -175,7 +193,7 @@ impl Dispatcher {
         use_cache: bool,
         scope: &str,
         now: u64,
-    ) -> Result<EnvVars, String> {
+    ) -> Result<EnvVars, SessionError> {
         let request = self.session_request(
             authenticated,
             Some(target),
@@ -184,11 +202,7 @@ impl Dispatcher {
             scope,
             now,
         );
-        let session = self
-            .authenticator
-            .ensure(request, &self.audit)
-            .await
-            .map_err(|error| crate::errors::chain(&error))?;
+        let session = self.authenticator.ensure(request, &self.audit).await?;
         if let Some(expect) = &target.config().identity.expect {
             let mut probe_env = base.clone();
             probe_env.extend(session.iter().cloned());
@@ -202,8 +216,7 @@ impl Dispatcher {
                 scope,
                 now,
             )
-            .await
-            .map_err(|error| crate::errors::chain(&error))?;
+            .await?;
         }
         Ok(session)
     }
@@ -214,16 +227,24 @@ impl Dispatcher {
         binding_args: Vec<String>,
         env: EnvVars,
         removed: Vec<String>,
-    ) -> Result<Probe, String> {
+    ) -> Result<Probe, SessionError> {
         let auth = &identity.config().auth;
         let Some(spec) = &auth.identity else {
-            return Err(format!("`{}` declares no identity probe", identity.tool()));
+            return Err(SessionError::NoProbe {
+                tool: identity.tool().to_string(),
+            });
         };
         let ttl = auth
             .identity_ttl_seconds()
             .unwrap_or(auth.cache_ttl_seconds);
-        Probe::new(spec, ttl, binding_args, env, removed, &self.confinement)
-            .map_err(|error| crate::errors::chain(&error))
+        Ok(Probe::new(
+            spec,
+            ttl,
+            binding_args,
+            env,
+            removed,
+            &self.confinement,
+        )?)
     }
 }
 
@@ -250,9 +271,10 @@ pub enum ReauthError {
     )]
     NativeProfile { profile: String },
     #[error(transparent)]
-    Auth(#[from] crate::auth::AuthError),
-    #[error("{0}")]
-    Environment(String),
+    Auth(#[from] AuthError),
+    /// Rendered with its cause, as the call's error is.
+    #[error("{}", crate::errors::chain(.0))]
+    Environment(EnvFileError),
 }
 
 impl Dispatcher {
@@ -295,14 +317,14 @@ impl Dispatcher {
                 let (removed, binding_env) = binding::target_env(provider, identity, target);
                 let mut base = read_env(&identity.env_file_path())
                     .await
-                    .map_err(|error| ReauthError::Environment(crate::errors::chain(&error)))?;
+                    .map_err(ReauthError::Environment)?;
                 base.extend(binding_env);
                 (identity, base, removed)
             }
             (None, _) => {
                 let base = read_env(&provider.env_file_path())
                     .await
-                    .map_err(|error| ReauthError::Environment(crate::errors::chain(&error)))?;
+                    .map_err(ReauthError::Environment)?;
                 (provider, base, provider.config().auth.removed_env.clone())
             }
         };
@@ -311,9 +333,16 @@ impl Dispatcher {
                 tool: identity.tool().to_string(),
             });
         }
-        let scope = super::scope(provider, target.map_or(Binding::Simple, Binding::Bound));
-        let mut request =
-            self.session_request(identity, target, base_env, removed_env, &scope, now_epoch());
+        let binding = target.cloned().map_or(Binding::Simple, Binding::Bound);
+        let scope = super::scope(provider, &binding);
+        let mut request = self.session_request(
+            identity,
+            target.map(Arc::as_ref),
+            base_env,
+            removed_env,
+            &scope,
+            now_epoch(),
+        );
         request.force = true;
         self.authenticator.ensure(request, &self.audit).await?;
         Ok(())

@@ -4,8 +4,11 @@
 //! [`super::CallOutcome::stopped`], so what the agent may see is decided there and nowhere else.
 
 use super::outcome::{DecisionView, Source};
+use super::session::SessionError;
+use crate::atomic::WriteError;
+use crate::errors::chain;
 use crate::policy::PolicyFileError;
-use crate::runner::RunError;
+use crate::runner::{EnvFileError, RunError};
 
 pub(super) type Step<T> = Result<T, Stop>;
 
@@ -37,7 +40,9 @@ impl From<CallError> for Stop {
 }
 
 /// Why a call failed. Its text is what the agent reads (paths under the config root are then
-/// written relative to it), so no variant carries file content or a secret.
+/// written relative to it), so no variant carries file content or a secret. Each failure keeps
+/// its typed cause, and its whole chain of causes is rendered here, once: the agent reads the
+/// cause, which is the useful part.
 #[derive(Debug, thiserror::Error)]
 pub(super) enum CallError {
     #[error(
@@ -45,23 +50,22 @@ pub(super) enum CallError {
          endpoint. Remove it and call again with the same target."
     )]
     Locked { flag: String },
-    /// The whole chain: the agent reads this text, and the cause is the useful part.
-    #[error("{}", crate::errors::chain(.0))]
+    #[error("{}", chain(.0))]
     Policy(PolicyFileError),
     /// A `.env` file could not be read; the text names the file, never its content.
-    #[error("{0}")]
-    Environment(String),
+    #[error("{}", chain(.0))]
+    Environment(EnvFileError),
     /// The session could not be prepared or confirmed.
-    #[error("{0}")]
-    Session(String),
-    #[error("the approval could not be stored: {0}")]
-    GrantNotStored(String),
+    #[error("{}", chain(.0))]
+    Session(SessionError),
+    #[error("the approval could not be stored: {}", chain(.0))]
+    GrantNotStored(WriteError),
     #[error(
         "the lease on target `{alias}` ended before the command could run (expired, revoked or \
          its binding changed). Ask the human to activate it again, then retry."
     )]
     LeaseLost { alias: String },
-    #[error("{}", crate::errors::chain(.0))]
+    #[error("{}", chain(.0))]
     Run(RunError),
     #[error("the server is shutting down")]
     ShuttingDown,

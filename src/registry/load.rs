@@ -60,7 +60,7 @@ fn load_provider(dir: PathBuf) -> Result<Option<Provider>, RegistryError> {
 fn load_targets(
     provider_dir: &Path,
     config: &ProviderConfig,
-) -> Result<BTreeMap<String, Target>, RegistryError> {
+) -> Result<BTreeMap<String, Arc<Target>>, RegistryError> {
     let mut targets = BTreeMap::new();
     let Some(dirs) = sorted_children(&provider_dir.join(TARGETS_DIR))? else {
         return Ok(targets);
@@ -77,7 +77,7 @@ fn load_targets(
             });
         };
         let target = load_target(dir, path, &bytes, targeting.mode)?;
-        targets.insert(target.config.name.clone(), target);
+        targets.insert(target.config.name.clone(), Arc::new(target));
     }
     Ok(targets)
 }

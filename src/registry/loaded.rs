@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::error::RegistryError;
 use super::provider::ProviderConfig;
@@ -23,7 +24,7 @@ const IDENTITIES_DIR: &str = "identities";
 pub struct Provider {
     pub(crate) dir: PathBuf,
     pub(crate) config: ProviderConfig,
-    pub(crate) targets: BTreeMap<String, Target>,
+    pub(crate) targets: BTreeMap<String, Arc<Target>>,
 }
 
 impl Provider {
@@ -48,12 +49,13 @@ impl Provider {
     }
 
     /// Targets by alias, sorted. Empty unless the provider is target-aware.
-    pub fn targets(&self) -> &BTreeMap<String, Target> {
+    pub fn targets(&self) -> &BTreeMap<String, Arc<Target>> {
         &self.targets
     }
 
-    /// The target with this alias.
-    pub fn target(&self, alias: &str) -> Option<&Target> {
+    /// The target with this alias, shared so that a call holds the one it resolved (work off
+    /// the async workers never looks an alias up again).
+    pub fn target(&self, alias: &str) -> Option<&Arc<Target>> {
         self.targets.get(alias)
     }
 

@@ -146,7 +146,7 @@ fn select(root: &ConfigRoot, tool: &str) -> Result<(Registry, Arc<Provider>), Cl
 
 /// The configured alias, or an error pointing at `target list`.
 fn configured<'a>(provider: &'a Provider, alias: &str) -> Result<&'a Target, CliError> {
-    provider.target(alias).ok_or_else(|| {
+    provider.target(alias).map(AsRef::as_ref).ok_or_else(|| {
         TargetCliError::UnknownAlias {
             tool: provider.tool().to_string(),
             alias: alias.to_string(),

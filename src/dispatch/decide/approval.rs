@@ -12,9 +12,10 @@ use crate::prompt::{
     OperationAnswer, OperationRequest, grant_matcher, oldest_grant_remaining_secs,
 };
 
-use super::outcome::{Allowed, AllowedBy, Source};
-use super::stop::{CallError, Step, Stop, blocking};
-use super::{Call, Dispatcher, now_epoch};
+use super::super::outcome::Source;
+use super::super::stop::{CallError, Step, Stop, blocking};
+use super::super::{Call, Dispatcher, now_epoch};
+use super::{Allowed, AllowedBy};
 
 impl Dispatcher {
     /// `grants` are the call's grants as read a moment ago (none matched): the window shows
@@ -71,7 +72,7 @@ impl Dispatcher {
             OperationAnswer::Once => {
                 self.audit
                     .record(&call.scope, Event::OverrideOnce, &call.reference, None);
-                Ok(Allowed::new(AllowedBy::HumanOnce, None))
+                Ok(Allowed::by(AllowedBy::HumanOnce, None))
             }
             OperationAnswer::Temporary { duration_secs, .. } => {
                 let Some(Ok(matcher)) = grant_matcher(call.args, &answer) else {
@@ -102,8 +103,8 @@ impl Dispatcher {
                 })
                 .await?;
                 // Fail closed: a grant the human chose but Torii could not keep is an error.
-                stored.map_err(|error| CallError::GrantNotStored(crate::errors::chain(&error)))?;
-                Ok(Allowed::new(AllowedBy::HumanGrant, Some(rule)))
+                stored.map_err(CallError::GrantNotStored)?;
+                Ok(Allowed::by(AllowedBy::HumanGrant, Some(rule)))
             }
         }
     }
