@@ -31,7 +31,7 @@ pub fn containing_dir(path: &Path) -> &Path {
 
 /// Who may read the new file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Mode {
+pub enum Access {
     /// Owner read/write only (credentials, sessions, leases, settings).
     Private,
     /// The permissions of the file being replaced (a client's own configuration file).
@@ -40,14 +40,14 @@ pub enum Mode {
 
 /// Replaces `path` with `contents` atomically (temp file in the same directory, fsync, rename,
 /// fsync of the directory).
-pub fn write(path: &Path, contents: &[u8], mode: Mode) -> Result<(), WriteError> {
+pub fn write(path: &Path, contents: &[u8], access: Access) -> Result<(), WriteError> {
     let fail = |source| WriteError::new(path, source);
     let dir = containing_dir(path);
     let mut temp = tempfile::Builder::new()
         .prefix(".torii-tmp-")
         .tempfile_in(dir)
         .map_err(fail)?;
-    set_mode(temp.as_file(), mode).map_err(fail)?;
+    set_access(temp.as_file(), access).map_err(fail)?;
     temp.write_all(contents).map_err(fail)?;
     temp.as_file().sync_all().map_err(fail)?;
     temp.persist(path).map_err(|error| fail(error.error))?;
@@ -69,19 +69,19 @@ fn sync_directory(dir: &Path) {
 fn sync_directory(_dir: &Path) {}
 
 #[cfg(unix)]
-fn set_mode(file: &std::fs::File, mode: Mode) -> std::io::Result<()> {
+fn set_access(file: &std::fs::File, access: Access) -> std::io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
-    match mode {
-        Mode::Private => file.set_permissions(std::fs::Permissions::from_mode(0o600)),
-        Mode::Keep(permissions) => file.set_permissions(permissions),
+    match access {
+        Access::Private => file.set_permissions(std::fs::Permissions::from_mode(0o600)),
+        Access::Keep(permissions) => file.set_permissions(permissions),
     }
 }
 
 #[cfg(not(unix))]
-fn set_mode(file: &std::fs::File, mode: Mode) -> std::io::Result<()> {
-    match mode {
-        Mode::Private => Ok(()),
-        Mode::Keep(permissions) => file.set_permissions(permissions),
+fn set_access(file: &std::fs::File, access: Access) -> std::io::Result<()> {
+    match access {
+        Access::Private => Ok(()),
+        Access::Keep(permissions) => file.set_permissions(permissions),
     }
 }
 
@@ -93,8 +93,8 @@ mod tests {
     fn replaces_contents_and_leaves_no_temp_files() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("state.yaml");
-        write(&path, b"one", Mode::Private).unwrap();
-        write(&path, b"two", Mode::Private).unwrap();
+        write(&path, b"one", Access::Private).unwrap();
+        write(&path, b"two", Access::Private).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "two");
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 1);
@@ -106,7 +106,7 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("secret");
-        write(&path, b"x", Mode::Private).unwrap();
+        write(&path, b"x", Access::Private).unwrap();
         let mode = std::fs::metadata(&path).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o600);
     }
@@ -115,7 +115,7 @@ mod tests {
     fn missing_directory_is_an_error_naming_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("absent").join("state.yaml");
-        let error = write(&path, b"x", Mode::Private).unwrap_err();
+        let error = write(&path, b"x", Access::Private).unwrap_err();
         assert!(error.to_string().contains("state.yaml"), "{error}");
     }
 }

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use jasper::{GrantEntry, Grants};
 
-use crate::atomic::{self, Mode, WriteError};
+use crate::atomic::{self, Access, WriteError};
 
 /// Far above any real grants file (one short line per grant).
 const MAX_GRANTS_BYTES: u64 = crate::files::SMALL_FILE_BYTES;
@@ -55,7 +55,7 @@ pub fn add(path: &Path, entry: GrantEntry, now: u64) -> Result<(), WriteError> {
     let mut grants = load(path);
     grants.prune_expired(now);
     grants.push(entry);
-    atomic::write(path, grants.to_yaml().as_bytes(), Mode::Private)
+    atomic::write(path, grants.to_yaml().as_bytes(), Access::Private)
 }
 
 #[cfg(test)]

@@ -199,18 +199,18 @@ impl Platform {
 
 /// One file operation of a replacement, all in the executable's directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Step {
+pub enum FileOp {
     /// Removes the file if it is there.
     Remove(PathBuf),
     /// Renames `from` to `to`; renamed back if a later step fails.
     Rename { from: PathBuf, to: PathBuf },
 }
 
-impl std::fmt::Display for Step {
+impl std::fmt::Display for FileOp {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Step::Remove(path) => write!(f, "remove {}", path.display()),
-            Step::Rename { from, to } => {
+            FileOp::Remove(path) => write!(f, "remove {}", path.display()),
+            FileOp::Rename { from, to } => {
                 write!(f, "rename {} to {}", from.display(), to.display())
             }
         }
@@ -225,8 +225,8 @@ pub fn leftover(exe: &Path) -> PathBuf {
 }
 
 /// The steps that put `new`, a file in the same directory, in place of `exe`.
-pub fn replacement_steps(exe: &Path, new: &Path, platform: Platform) -> Vec<Step> {
-    let install = Step::Rename {
+pub fn replacement_steps(exe: &Path, new: &Path, platform: Platform) -> Vec<FileOp> {
+    let install = FileOp::Rename {
         from: new.to_path_buf(),
         to: exe.to_path_buf(),
     };
@@ -236,8 +236,8 @@ pub fn replacement_steps(exe: &Path, new: &Path, platform: Platform) -> Vec<Step
             let old = leftover(exe);
             vec![
                 // One left by an earlier upgrade, if its process has ended: the name is needed.
-                Step::Remove(old.clone()),
-                Step::Rename {
+                FileOp::Remove(old.clone()),
+                FileOp::Rename {
                     from: exe.to_path_buf(),
                     to: old,
                 },
@@ -249,15 +249,15 @@ pub fn replacement_steps(exe: &Path, new: &Path, platform: Platform) -> Vec<Step
 
 /// Runs `steps` in order, on every platform. When one fails, the renames already done are
 /// undone, newest first, so the executable is back under its own name.
-pub fn execute(steps: &[Step]) -> Result<(), UpgradeError> {
+pub fn execute(steps: &[FileOp]) -> Result<(), UpgradeError> {
     let mut done: Vec<(&Path, &Path)> = Vec::new();
     for step in steps {
         let result = match step {
-            Step::Remove(path) => match std::fs::remove_file(path) {
+            FileOp::Remove(path) => match std::fs::remove_file(path) {
                 Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
                 other => other,
             },
-            Step::Rename { from, to } => {
+            FileOp::Rename { from, to } => {
                 std::fs::rename(from, to).map(|()| done.push((from.as_path(), to.as_path())))
             }
         };
@@ -384,7 +384,7 @@ mod tests {
     #[test]
     fn the_platform_selects_the_plan() {
         let (exe, new) = (Path::new("/d/torii.exe"), Path::new("/d/.torii-upgrade-1"));
-        let install = Step::Rename {
+        let install = FileOp::Rename {
             from: new.to_path_buf(),
             to: exe.to_path_buf(),
         };
@@ -396,8 +396,8 @@ mod tests {
         assert_eq!(
             replacement_steps(exe, new, Platform::Windows),
             vec![
-                Step::Remove(old.clone()),
-                Step::Rename {
+                FileOp::Remove(old.clone()),
+                FileOp::Rename {
                     from: exe.to_path_buf(),
                     to: old,
                 },
@@ -467,12 +467,12 @@ mod tests {
         let (exe, old) = installed(dir.path());
         // Not a plan `replacement_steps` makes: the removal takes away what the undo needs.
         let steps = [
-            Step::Rename {
+            FileOp::Rename {
                 from: exe.clone(),
                 to: old.clone(),
             },
-            Step::Remove(old.clone()),
-            Step::Rename {
+            FileOp::Remove(old.clone()),
+            FileOp::Rename {
                 from: dir.path().join("gone"),
                 to: exe.clone(),
             },

@@ -145,8 +145,8 @@ impl ClientFile {
             crate::files::create_private_dir_all(dir).map_err(FsOp::CreateDir.on(dir))?;
         }
         let mode = match &self.metadata {
-            Some(metadata) => crate::atomic::Mode::Keep(metadata.permissions()),
-            None => crate::atomic::Mode::Private,
+            Some(metadata) => crate::atomic::Access::Keep(metadata.permissions()),
+            None => crate::atomic::Access::Private,
         };
         let mut text = String::new();
         if self.bom {

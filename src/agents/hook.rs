@@ -27,7 +27,7 @@ const MAX_INPUT_BYTES: u64 = 1024 * 1024;
 
 /// The answer for the client: `None` lets the client's own flow decide.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Verdict {
+pub struct HookAnswer {
     pub deny: Option<String>,
 }
 
@@ -36,10 +36,10 @@ pub struct Verdict {
 pub fn serve(agent: Agent, root: &Path) {
     let verdict = match read_capped(std::io::stdin().lock(), MAX_INPUT_BYTES) {
         Ok(input) => decide_in_time(agent, input, root.to_path_buf()),
-        Err(CappedReadError::TooLarge) => Verdict {
+        Err(CappedReadError::TooLarge) => HookAnswer {
             deny: Some(invalid_input("larger than 1 MiB")),
         },
-        Err(CappedReadError::Io(error)) => Verdict {
+        Err(CappedReadError::Io(error)) => HookAnswer {
             deny: Some(invalid_input(&error.to_string())),
         },
     };
@@ -55,14 +55,14 @@ const DECISION_TIME: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// [`decide`] on its own thread, denied when it does not finish in time. The process exits
 /// right after answering, which ends a thread that would not.
-fn decide_in_time(agent: Agent, input: Vec<u8>, root: PathBuf) -> Verdict {
+fn decide_in_time(agent: Agent, input: Vec<u8>, root: PathBuf) -> HookAnswer {
     let (answer, verdict) = std::sync::mpsc::channel();
     let spawned = std::thread::Builder::new()
         .name("hook".to_string())
         .spawn(move || {
             let _ = answer.send(decide(agent, &input, &Context::new(root)));
         });
-    let late = Verdict {
+    let late = HookAnswer {
         deny: Some(
             "Torii's hook could not decide about this command in time, so it denies it."
                 .to_string(),
@@ -123,8 +123,8 @@ enum Event {
 }
 
 /// The decision, separated from stdin for tests.
-pub fn decide(agent: Agent, input: &[u8], context: &Context) -> Verdict {
-    let deny = |reason: String| Verdict { deny: Some(reason) };
+pub fn decide(agent: Agent, input: &[u8], context: &Context) -> HookAnswer {
+    let deny = |reason: String| HookAnswer { deny: Some(reason) };
     let (event, cwd) = match event_of(agent, input, &context.cwd) {
         Ok(event) => event,
         Err(why) => return deny(invalid_input(&why)),
@@ -164,14 +164,14 @@ pub fn decide(agent: Agent, input: &[u8], context: &Context) -> Verdict {
             if reaches {
                 deny(root_denied(&context.root))
             } else {
-                Verdict { deny: None }
+                HookAnswer { deny: None }
             }
         }
     }
 }
 
-fn shell(command: &str, cwd: &Path, context: &Context) -> Verdict {
-    let deny = |reason: String| Verdict { deny: Some(reason) };
+fn shell(command: &str, cwd: &Path, context: &Context) -> HookAnswer {
+    let deny = |reason: String| HookAnswer { deny: Some(reason) };
     let Ok(registry) = Registry::load(&context.root) else {
         return deny(
             "Torii's hook cannot load the installed providers, so it denies every shell \
@@ -213,7 +213,7 @@ fn shell(command: &str, cwd: &Path, context: &Context) -> Verdict {
             {
                 deny(root_denied(&context.root))
             } else {
-                Verdict { deny: None }
+                HookAnswer { deny: None }
             }
         }
     }
@@ -466,7 +466,7 @@ pub fn coverage(agent: Agent) -> Option<String> {
 }
 
 /// The client's own deny format; `None` when there is nothing to say.
-pub fn answer(agent: Agent, verdict: &Verdict) -> Option<Value> {
+pub fn answer(agent: Agent, verdict: &HookAnswer) -> Option<Value> {
     let Some(reason) = verdict.deny.as_ref() else {
         // Antigravity reads no answer as a denial: "ask" defers to the human's own
         // permission settings, the nearest it has to saying nothing.

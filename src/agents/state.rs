@@ -116,6 +116,6 @@ pub fn store(root: &Path, agent: Agent, state: &AgentState) -> Result<(), StateE
     crate::files::create_private_dir_all(dir).map_err(FsOp::CreateDir.on(dir))?;
     let mut text = serde_json::to_string_pretty(state).unwrap_or_default();
     text.push('\n');
-    crate::atomic::write(&path, text.as_bytes(), crate::atomic::Mode::Private)?;
+    crate::atomic::write(&path, text.as_bytes(), crate::atomic::Access::Private)?;
     Ok(())
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::atomic::{self, Mode, WriteError};
+use crate::atomic::{self, Access, WriteError};
 
 /// A cache is one short line or record; anything bigger is not one.
 const MAX_CACHE_BYTES: u64 = 4096;
@@ -25,7 +25,7 @@ pub fn session_is_fresh(path: &Path, ttl_seconds: u64, now: u64) -> bool {
 
 pub fn record_session(path: &Path, now: u64) -> Result<(), WriteError> {
     ensure_parent(path)?;
-    atomic::write(path, format!("{now}\n").as_bytes(), Mode::Private)
+    atomic::write(path, format!("{now}\n").as_bytes(), Access::Private)
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -51,7 +51,7 @@ pub fn record_identity(path: &Path, identity: &str, now: u64) -> Result<(), Writ
         "version: \"1\"\nchecked_at: {now}\nidentity: {}\n",
         serde_json::Value::String(identity.to_string())
     );
-    atomic::write(path, text.as_bytes(), Mode::Private)
+    atomic::write(path, text.as_bytes(), Access::Private)
 }
 
 /// Buckets are created on first use, owner-only.

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::atomic::{self, Mode, WriteError};
+use crate::atomic::{self, Access, WriteError};
 use crate::runner::EnvFileError;
 use crate::secret::Secret;
 
@@ -30,7 +30,7 @@ pub fn write(path: &Path, values: &BTreeMap<String, Secret>) -> Result<(), Write
     for (name, value) in values {
         text.push_str(&format!("{name}=\"{}\"\n", escape(value.expose())));
     }
-    atomic::write(path, text.as_bytes(), Mode::Private)
+    atomic::write(path, text.as_bytes(), Access::Private)
 }
 
 /// Double-quoted `.env` escaping that the runner's parser reads back exactly.

@@ -1,7 +1,7 @@
 //! `torii init`: create the config root, `settings.yaml` and `providers/`, nothing else.
 //! Providers are always an explicit, later choice.
 
-use crate::atomic::{self, Mode};
+use crate::atomic::{self, Access};
 use crate::paths::ConfigRoot;
 use crate::settings::Settings;
 
@@ -22,7 +22,7 @@ pub fn run(root: &ConfigRoot) -> Result<(), CliError> {
         atomic::write(
             &settings,
             Settings::default_file().as_bytes(),
-            Mode::Private,
+            Access::Private,
         )?;
         crate::console::progress(&crate::tr!(
             "cli-init-created",

@@ -5,12 +5,12 @@ use std::path::{Path, PathBuf};
 
 use jasper::{Decision, Evaluation, PolicySettings};
 
-use crate::atomic::{self, Mode};
+use crate::atomic::{self, Access};
 use crate::paths::ConfigRoot;
-use crate::policy::{
+use crate::registry::{Provider, Registry, Target};
+use crate::rules::{
     self, EMPTY_POLICY, EditorCommand, EditorError, Effective, PolicyFileError, Review, RulesOrigin,
 };
-use crate::registry::{Provider, Registry, Target};
 
 use super::lookup::{self, Prefer};
 use super::{CliError, PolicyCommand};
@@ -117,7 +117,7 @@ fn select<'r>(
 }
 
 fn settings(provider: &Provider) -> PolicySettings {
-    policy::policy_settings(&provider.config().policy)
+    rules::policy_settings(&provider.config().policy)
 }
 
 /// One line saying whose policy a file is.
@@ -137,8 +137,8 @@ fn describe(provider: &Provider, effective: &Effective) -> String {
 }
 
 fn show(provider: &Provider, target: Option<&Target>) -> Result<(), CliError> {
-    let effective = policy::effective(provider, target).map_err(PolicyCliError::from)?;
-    let text = policy::read_rules_text(&effective.path).map_err(PolicyCliError::from)?;
+    let effective = rules::effective(provider, target).map_err(PolicyCliError::from)?;
+    let text = rules::read_rules_text(&effective.path).map_err(PolicyCliError::from)?;
     let settings = settings(provider);
     crate::console::data(&format!("# {}", describe(provider, &effective)));
     crate::console::data(&format!(
@@ -153,7 +153,7 @@ fn show(provider: &Provider, target: Option<&Target>) -> Result<(), CliError> {
         crate::console::data(line);
     }
     let (rules, compiled) =
-        policy::compile(&effective.path, &text, &settings).map_err(PolicyCliError::from)?;
+        rules::compile(&effective.path, &text, &settings).map_err(PolicyCliError::from)?;
     for rule in compiled.ignored_accepts() {
         crate::console::progress(&crate::tr!(
             "cli-policy-ignored",
@@ -184,7 +184,7 @@ fn plan_edit(
     create: bool,
 ) -> Result<EditPlan, PolicyCliError> {
     let shared = provider.rules_path();
-    let read_existing = |path: &Path| match policy::read_rules_text(path) {
+    let read_existing = |path: &Path| match rules::read_rules_text(path) {
         Ok(text) => Ok(Some(text)),
         Err(PolicyFileError::NotFound { .. }) => Ok(None),
         Err(error) => Err(error),
@@ -220,7 +220,7 @@ fn plan_edit(
 
 fn edit(provider: &Provider, target: Option<&Target>, create: bool) -> Result<(), CliError> {
     let plan = plan_edit(provider, target, create)?;
-    let editor = policy::editor_command().map_err(PolicyCliError::from)?;
+    let editor = rules::editor_command().map_err(PolicyCliError::from)?;
     let draft = plan
         .live
         .parent()
@@ -232,7 +232,7 @@ fn edit(provider: &Provider, target: Option<&Target>, create: bool) -> Result<()
             path = draft.display().to_string()
         ));
     } else {
-        atomic::write(&draft, plan.original.as_bytes(), Mode::Private)?;
+        atomic::write(&draft, plan.original.as_bytes(), Access::Private)?;
     }
     let settings = settings(provider);
     loop {
@@ -242,7 +242,7 @@ fn edit(provider: &Provider, target: Option<&Target>, create: bool) -> Result<()
             path: draft.clone(),
             source,
         })?;
-        match policy::review_draft(&plan.original, &text, &draft, &settings) {
+        match rules::review_draft(&plan.original, &text, &draft, &settings) {
             Review::Unchanged => {
                 remove_draft(&draft)?;
                 crate::console::progress(&crate::tr!(
@@ -309,7 +309,7 @@ fn run_editor(editor: &EditorCommand, draft: &Path, live: &Path) -> Result<(), P
 
 /// Replaces the live file with the accepted draft, unless it changed since the edit began.
 fn apply(plan: &EditPlan, text: &str, draft: &Path) -> Result<(), CliError> {
-    let current = match policy::read_rules_text(&plan.live) {
+    let current = match rules::read_rules_text(&plan.live) {
         Ok(current) => Some(current),
         Err(PolicyFileError::NotFound { .. }) => None,
         Err(error) => return Err(PolicyCliError::from(error).into()),
@@ -322,7 +322,7 @@ fn apply(plan: &EditPlan, text: &str, draft: &Path) -> Result<(), CliError> {
         }
         .into());
     }
-    atomic::write(&plan.live, text.as_bytes(), Mode::Private)?;
+    atomic::write(&plan.live, text.as_bytes(), Access::Private)?;
     remove_draft(draft)?;
     crate::console::progress(&crate::tr!(
         "cli-policy-written",
@@ -343,9 +343,9 @@ fn remove_draft(draft: &Path) -> Result<(), PolicyCliError> {
 fn load(
     provider: &Provider,
     target: Option<&Target>,
-) -> Result<(Effective, policy::LoadedPolicy), PolicyCliError> {
-    let effective = policy::effective(provider, target)?;
-    let loaded = policy::load(&effective.path, &settings(provider))?;
+) -> Result<(Effective, rules::LoadedPolicy), PolicyCliError> {
+    let effective = rules::effective(provider, target)?;
+    let loaded = rules::load(&effective.path, &settings(provider))?;
     Ok((effective, loaded))
 }
 

@@ -38,7 +38,7 @@ pub use locked::{find_locked, locked_options};
 pub(crate) use outcome::relative_to_root;
 pub use outcome::{CallOutcome, DecisionView, Source, Verdict};
 pub use policy_tool::{PolicyAnswer, PolicyFailure, PolicyView, PolicyViewError};
-pub use rules_cache::PolicyCache;
+use rules_cache::RulesCache;
 pub use session::ReauthError;
 use stop::{CallError, Step, blocking};
 
@@ -71,7 +71,7 @@ pub struct Dispatcher {
     registry: Arc<Registry>,
     settings: Settings,
     audit: AuditLog,
-    policies: PolicyCache,
+    rules: RulesCache,
     human: Human,
     authenticator: Authenticator,
     confinement: Confinement,
@@ -108,7 +108,7 @@ impl Dispatcher {
             root: root.dir().to_path_buf(),
             registry,
             audit,
-            policies: PolicyCache::default(),
+            rules: RulesCache::default(),
             human,
             authenticator: Authenticator::default(),
             confinement,

@@ -114,20 +114,13 @@ impl Dispatcher {
             }
             Some(_) => return Err(refuse("`target` must be a string".into())),
         };
-        let policy = self
-            .policies
-            .load(provider, target)
-            .await
-            .map_err(|error| {
-                PolicyViewError::Failed(PolicyFailure {
-                    provider: provider.tool().to_string(),
-                    target: target.map(|target| target.alias().to_string()),
-                    error: super::outcome::relative_to_root(
-                        &crate::errors::chain(&error),
-                        &self.root,
-                    ),
-                })
-            })?;
+        let policy = self.rules.load(provider, target).await.map_err(|error| {
+            PolicyViewError::Failed(PolicyFailure {
+                provider: provider.tool().to_string(),
+                target: target.map(|target| target.alias().to_string()),
+                error: super::outcome::relative_to_root(&crate::errors::chain(&error), &self.root),
+            })
+        })?;
         Ok(PolicyView {
             provider: provider.tool().to_string(),
             target: target.map(|target| target.alias().to_string()),

@@ -4,14 +4,14 @@
 //!
 //! The cache is keyed by the text just read, never by timestamps or a digest of it, so a reused
 //! compilation is always the compilation of exactly those bytes. Locating, reading and
-//! compiling are the control plane's own functions (`crate::policy`), so `torii policy check`
+//! compiling are the control plane's own functions (`crate::rules`), so `torii policy check`
 //! judges a vector exactly as a call does.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::policy::{self, PolicyFileError};
 use crate::registry::{Provider, Target};
+use crate::rules::{self, PolicyFileError};
 
 use super::stop::blocking;
 
@@ -21,13 +21,13 @@ type Compiled = HashMap<CacheKey, Arc<jasper::Policy>>;
 
 /// Compiled policies by (provider tool, content). Bounded: it is a cache, not a store.
 #[derive(Debug, Default)]
-pub struct PolicyCache {
+pub struct RulesCache {
     compiled: Mutex<Compiled>,
 }
 
 const MAX_CACHED: usize = 256;
 
-impl PolicyCache {
+impl RulesCache {
     /// Reads the effective rules file of `target` (`None`: the provider's shared policy) now
     /// and compiles it.
     pub(super) async fn load(
@@ -39,8 +39,8 @@ impl PolicyCache {
             let shared = Arc::clone(provider);
             let target = target.cloned();
             blocking("reading the policy", move || {
-                let path = policy::effective(&shared, target.as_deref())?.path;
-                let text = policy::read_rules_text(&path)?;
+                let path = rules::effective(&shared, target.as_deref())?.path;
+                let text = rules::read_rules_text(&path)?;
                 Ok::<_, PolicyFileError>((path, text))
             })
             .await
@@ -53,8 +53,8 @@ impl PolicyCache {
         if let Some(compiled) = self.lock().get(&key) {
             return Ok(Arc::clone(compiled));
         }
-        let settings = policy::policy_settings(&provider.config().policy);
-        let (_, compiled) = policy::compile(&path, &key.1, &settings)?;
+        let settings = rules::policy_settings(&provider.config().policy);
+        let (_, compiled) = rules::compile(&path, &key.1, &settings)?;
         let compiled = Arc::new(compiled);
         let mut cache = self.lock();
         if cache.len() >= MAX_CACHED {

@@ -7,7 +7,7 @@ use super::outcome::{DecisionView, Source};
 use super::session::SessionError;
 use crate::atomic::WriteError;
 use crate::errors::chain;
-use crate::policy::PolicyFileError;
+use crate::rules::PolicyFileError;
 use crate::runner::{EnvFileError, RunError};
 
 pub(super) type Step<T> = Result<T, Stop>;
@@ -99,7 +99,7 @@ mod tests {
     /// `PolicyFileError` holds as a source rather than in its own message.
     #[test]
     fn a_broken_policy_reaches_the_agent_with_its_cause() {
-        let error = crate::policy::compile(
+        let error = crate::rules::compile(
             std::path::Path::new("providers/cli/rules.yaml"),
             "deny:\n  - \"/(/\"\n",
             &jasper::PolicySettings::default(),

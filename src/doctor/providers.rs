@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use super::Finding;
-use crate::policy::{self, PolicyFileError, RulesOrigin};
 use crate::registry::{Provider, Registry, Target};
+use crate::rules::{self, PolicyFileError, RulesOrigin};
 
 pub fn check(root: &Path) -> Vec<Finding> {
     let registry = match Registry::load(root) {
@@ -54,7 +54,7 @@ fn policies(provider: &Provider) -> Vec<Finding> {
     let mut findings = Vec::new();
     let mut shared_used = !provider.is_target_aware() || provider.targets().is_empty();
     for target in provider.targets().values() {
-        match policy::effective(provider, Some(target)) {
+        match rules::effective(provider, Some(target)) {
             Ok(effective) if matches!(effective.origin, RulesOrigin::Target { .. }) => {
                 findings.push(policy_file(provider, Some(target), &effective.path));
             }
@@ -76,8 +76,8 @@ fn policy_file(provider: &Provider, target: Option<&Target>, path: &Path) -> Fin
         Some(target) => format!("{} {}", provider.tool(), target.alias()),
         None => provider.tool().to_string(),
     };
-    let settings = policy::policy_settings(&provider.config().policy);
-    let loaded = match policy::load(path, &settings) {
+    let settings = rules::policy_settings(&provider.config().policy);
+    let loaded = match rules::load(path, &settings) {
         Ok(loaded) => loaded,
         Err(PolicyFileError::NotFound { .. }) => {
             return Finding::warning(

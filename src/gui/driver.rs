@@ -37,7 +37,7 @@ pub struct Script {
     /// What the clipboard button reads (the system clipboard is never touched).
     #[serde(default)]
     pub clipboard: Option<String>,
-    pub steps: Vec<Step>,
+    pub steps: Vec<Action>,
     /// Show the window natively after the steps (screenshots).
     #[serde(default)]
     pub show: bool,
@@ -53,7 +53,7 @@ pub struct Script {
 /// One action on the window, addressed by a label.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
-pub enum Step {
+pub enum Action {
     /// Click the one widget with this label.
     Click(String),
     /// Replace the text of the field with this label.
@@ -163,13 +163,13 @@ pub fn wait_for_decision(harness: &mut DrivenHarness<'_>) -> Result<Answer, GuiE
 }
 
 /// Plays one step.
-pub fn play(harness: &mut DrivenHarness<'_>, step: &Step) -> Result<(), GuiError> {
+pub fn play(harness: &mut DrivenHarness<'_>, step: &Action) -> Result<(), GuiError> {
     match step {
-        Step::Click(label) => {
+        Action::Click(label) => {
             node(harness, label)?.click();
             harness.step();
         }
-        Step::Fill { label, text } => {
+        Action::Fill { label, text } => {
             node(harness, label)?.click();
             harness.step();
             harness.key_press_modifiers(Modifiers::COMMAND, egui::Key::A);
@@ -177,7 +177,7 @@ pub fn play(harness: &mut DrivenHarness<'_>, step: &Step) -> Result<(), GuiError
             harness.event(egui::Event::Text(text.clone()));
             harness.step();
         }
-        Step::Press(label) => {
+        Action::Press(label) => {
             let center = node(harness, label)?.rect().center();
             harness.event(egui::Event::PointerMoved(center));
             harness.event(egui::Event::PointerButton {
@@ -188,7 +188,7 @@ pub fn play(harness: &mut DrivenHarness<'_>, step: &Step) -> Result<(), GuiError
             });
             harness.step();
         }
-        Step::Release(label) => {
+        Action::Release(label) => {
             let center = node(harness, label)?.rect().center();
             harness.event(egui::Event::PointerButton {
                 pos: center,
@@ -198,13 +198,13 @@ pub fn play(harness: &mut DrivenHarness<'_>, step: &Step) -> Result<(), GuiError
             });
             harness.step();
         }
-        Step::Wait(secs) => {
+        Action::Wait(secs) => {
             let frames = (secs / f64::from(STEP_SECS)).ceil().max(0.0) as u64;
             for _ in 0..frames.min(100_000) {
                 harness.step();
             }
         }
-        Step::WaitUntilEnabled(label) => {
+        Action::WaitUntilEnabled(label) => {
             let started = Instant::now();
             while node(harness, label)?.accesskit_node().is_disabled() {
                 if started.elapsed() > REAL_TIMEOUT {
@@ -214,11 +214,11 @@ pub fn play(harness: &mut DrivenHarness<'_>, step: &Step) -> Result<(), GuiError
                 harness.step();
             }
         }
-        Step::Unfocus => {
+        Action::Unfocus => {
             harness.event(egui::Event::WindowFocused(false));
             harness.step();
         }
-        Step::Rendezvous { dir, count } => rendezvous(dir, *count)?,
+        Action::Rendezvous { dir, count } => rendezvous(dir, *count)?,
     }
     Ok(())
 }

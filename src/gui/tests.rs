@@ -5,7 +5,7 @@
 use egui_kittest::kittest::{NodeT, Queryable};
 
 use super::auth::{self, AuthWindow};
-use super::driver::{self, DrivenHarness, FixedClipboard, Step};
+use super::driver::{self, Action, DrivenHarness, FixedClipboard};
 use super::lease::{self, LeaseWindow};
 use super::operation::{self, OperationWindow};
 use super::window::Window;
@@ -63,19 +63,19 @@ fn auth_window(
     )))
 }
 
-fn play(harness: &mut DrivenHarness<'_>, steps: &[Step]) {
+fn play(harness: &mut DrivenHarness<'_>, steps: &[Action]) {
     for step in steps {
         driver::play(harness, step).unwrap();
     }
 }
 
 // Labels are a window's own (`op::ALLOW`, in the language the test speaks) or plain text.
-fn click(label: impl std::fmt::Display) -> Step {
-    Step::Click(label.to_string())
+fn click(label: impl std::fmt::Display) -> Action {
+    Action::Click(label.to_string())
 }
 
-fn fill(label: impl std::fmt::Display, text: &str) -> Step {
-    Step::Fill {
+fn fill(label: impl std::fmt::Display, text: &str) -> Action {
+    Action::Fill {
         label: label.to_string(),
         text: text.into(),
     }
@@ -280,7 +280,7 @@ fn the_remaining_time_button_ends_the_grant_with_the_oldest() {
         "until the oldest active grant ends, in 1 min 23 s"
     ));
     // It counts down.
-    play(&mut harness, &[Step::Wait(2.0)]);
+    play(&mut harness, &[Action::Wait(2.0)]);
     assert!(driver::node(&harness, "1:21").is_ok());
     play(&mut harness, &[click(op::REVIEWED), click(op::ALLOW)]);
     let Answer::Operation(OperationAnswer::Temporary {
@@ -423,16 +423,16 @@ fn add_with_others_active_needs_a_continuous_one_second_press() {
     play(&mut harness, &[click(ls::ADD)]);
     assert_eq!(decided(&harness), None);
     // Released early: nothing, and the count starts over.
-    let press = Step::Press(ls::ADD.text());
-    let release = Step::Release(ls::ADD.text());
+    let press = Action::Press(ls::ADD.text());
+    let release = Action::Release(ls::ADD.text());
     play(
         &mut harness,
-        &[press.clone(), Step::Wait(0.7), release.clone()],
+        &[press.clone(), Action::Wait(0.7), release.clone()],
     );
     assert_eq!(decided(&harness), None);
-    play(&mut harness, &[press.clone(), Step::Wait(0.7)]);
+    play(&mut harness, &[press.clone(), Action::Wait(0.7)]);
     assert_eq!(decided(&harness), None, "0.7 s after the new press");
-    play(&mut harness, &[Step::Wait(0.4)]);
+    play(&mut harness, &[Action::Wait(0.4)]);
     assert_eq!(
         decided(&harness),
         Some(Answer::TargetLease(LeaseAnswer::Add { minutes: 15 }))
@@ -449,7 +449,11 @@ fn the_press_that_focuses_the_window_starts_the_count() {
     let mut harness = lease_window(&["hml"]);
     play(
         &mut harness,
-        &[Step::Unfocus, Step::Press(ls::ADD.text()), Step::Wait(1.1)],
+        &[
+            Action::Unfocus,
+            Action::Press(ls::ADD.text()),
+            Action::Wait(1.1),
+        ],
     );
     assert_eq!(
         decided(&harness),
@@ -594,7 +598,10 @@ fn refused_then_accepted(validating: &str, refused: &str, validated: &str) {
     assert!(shows(&harness, validating));
     assert!(!enabled(&harness, au::VALIDATE), "the form is locked");
     assert!(!enabled(&harness, "Token"));
-    play(&mut harness, &[Step::WaitUntilEnabled(au::VALIDATE.text())]);
+    play(
+        &mut harness,
+        &[Action::WaitUntilEnabled(au::VALIDATE.text())],
+    );
     assert!(shows(&harness, refused), "{refused}");
     assert_eq!(decided(&harness), None);
 
@@ -718,7 +725,10 @@ fn the_lease_window_speaks_portuguese_and_keeps_its_hold() {
     assert_eq!(decided(&harness), None, "a click is not a hold");
     play(
         &mut harness,
-        &[Step::Press("Adicionar ao conjunto".into()), Step::Wait(1.1)],
+        &[
+            Action::Press("Adicionar ao conjunto".into()),
+            Action::Wait(1.1),
+        ],
     );
     assert_eq!(
         decided(&harness),
@@ -726,7 +736,7 @@ fn the_lease_window_speaks_portuguese_and_keeps_its_hold() {
     );
     play(
         &mut harness,
-        &[Step::Release("Adicionar ao conjunto".into())],
+        &[Action::Release("Adicionar ao conjunto".into())],
     );
     assert!(shows(
         &harness,

@@ -16,7 +16,7 @@ use super::file::{self, MAX_FILE_BYTES};
 use super::file_lock;
 use super::state::ensure_own;
 use super::{Activation, Change, LeaseEntry, LeaseError, LeaseMinutes, LeaseState, LeaseStatus};
-use crate::atomic::{self, Mode};
+use crate::atomic::{self, Access};
 use crate::registry::{Provider, Target};
 
 /// The state file, in the provider directory.
@@ -150,7 +150,7 @@ impl LeaseStore {
     /// Temp file, fsync, rename, mode 0600: a reader or a killed writer never sees half.
     fn write(&self, state: &LeaseState) -> Result<(), LeaseError> {
         let text = file::encode(state.revision, &state.entries);
-        atomic::write(&self.state_path, text.as_bytes(), Mode::Private)?;
+        atomic::write(&self.state_path, text.as_bytes(), Access::Private)?;
         Ok(())
     }
 

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use strict_yaml::{Position, located};
 
 use crate::atomic::WriteError;
-use crate::policy::PolicyFileError;
 use crate::registry::RegistryError;
+use crate::rules::PolicyFileError;
 
 /// Why a package command failed. Nothing is left half-done when one of these is returned.
 #[derive(Debug, thiserror::Error)]

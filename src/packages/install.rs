@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use super::source::{Source, Staged, stage};
 use super::{PACKAGE_DIR, PackageError, fs, staging_dir, write_package_dir};
 use crate::paths::ConfigRoot;
-use crate::policy::EMPTY_POLICY;
 use crate::registry::Registry;
+use crate::rules::EMPTY_POLICY;
 
 /// What was installed.
 #[derive(Debug)]

@@ -13,8 +13,8 @@ use serde::Deserialize;
 
 use super::PackageError;
 use super::limits::entry_path;
-use crate::policy::{MAX_RULES_BYTES, PolicyFileError, compile, policy_settings};
 use crate::registry::{self, ProviderConfig, Version};
+use crate::rules::{MAX_RULES_BYTES, PolicyFileError, compile, policy_settings};
 
 /// The manifest's file name at the top of a package.
 pub const MANIFEST_FILE: &str = "manifest.yaml";

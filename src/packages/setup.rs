@@ -7,9 +7,9 @@ use std::path::PathBuf;
 
 use super::manifest::parse_manifest;
 use super::{CONTENT_DIR, PACKAGE_DIR, PackageError, limits, manifest_path};
-use crate::atomic::{self, Mode};
-use crate::policy::{PolicyFileError, compile, policy_settings, read_rules_text};
+use crate::atomic::{self, Access};
 use crate::registry::Provider;
+use crate::rules::{PolicyFileError, compile, policy_settings, read_rules_text};
 
 /// What a setup wrote.
 #[derive(Debug)]
@@ -81,7 +81,7 @@ pub fn setup(provider: &Provider, name: &str) -> Result<Applied, PackageError> {
 
     let live = provider.rules_path();
     refuse_non_empty(provider, &live)?;
-    atomic::write(&live, text.as_bytes(), Mode::Private)?;
+    atomic::write(&live, text.as_bytes(), Access::Private)?;
     Ok(Applied {
         path: live,
         deny: rules.deny.len(),

@@ -9,7 +9,7 @@
 use super::lock::Lock;
 use super::source::{Source, stage};
 use super::{PACKAGE_DIR, PackageError, lock_path, staging_dir, write_package_dir};
-use crate::atomic::{self, Mode};
+use crate::atomic::{self, Access};
 use crate::paths::ConfigRoot;
 use crate::registry::Provider;
 
@@ -82,7 +82,7 @@ pub fn upgrade(root: &ConfigRoot, provider: &Provider) -> Result<Upgraded, Packa
         .package
         .file(&staged.package.manifest.provider)
         .unwrap_or_default();
-    if let Err(error) = atomic::write(&provider.config_path(), provider_bytes, Mode::Private) {
+    if let Err(error) = atomic::write(&provider.config_path(), provider_bytes, Access::Private) {
         // Put the previous metadata back so lock and provider.yaml stay consistent.
         let _ = std::fs::rename(&live, staging.path().join("rejected"));
         let _ = std::fs::rename(&parked, &live);

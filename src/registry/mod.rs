@@ -29,7 +29,7 @@ pub use load::parse_provider;
 pub use loaded::{Provider, Target};
 pub use provider::{
     Auth, AuthField, CommandSpec, DEFAULT_CACHE_TTL_SECONDS, DEFAULT_ENV_FILE,
-    DEFAULT_MINIMUM_ACCEPT_TOKENS, Environment, IdentityProbe, IgnoreArgs, Inject, Policy,
+    DEFAULT_MINIMUM_ACCEPT_TOKENS, Environment, IdentityProbe, IgnoreArgs, Inject, PolicyConfig,
     ProviderConfig, Strategy, Targeting, TargetingMode,
 };
 pub use target::{TargetConfig, TargetIdentity};

@@ -35,7 +35,7 @@ pub struct ProviderConfig {
     pub args_prefix: Vec<String>,
     pub targeting: Option<Targeting>,
     #[serde(default)]
-    pub policy: Policy,
+    pub policy: PolicyConfig,
     #[serde(default)]
     pub auth: Auth,
     #[serde(default)]
@@ -82,7 +82,7 @@ pub enum TargetingMode {
 /// Mechanical policy knobs; which operations are allowed lives in `rules.yaml`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Policy {
+pub struct PolicyConfig {
     /// An `accept` rule shorter than this many tokens is ignored.
     #[serde(
         default = "default_minimum_accept_tokens",
@@ -102,7 +102,7 @@ pub struct Policy {
     _grant_rule: Option<IgnoredAny>,
 }
 
-impl Default for Policy {
+impl Default for PolicyConfig {
     fn default() -> Self {
         Self {
             minimum_accept_tokens: DEFAULT_MINIMUM_ACCEPT_TOKENS,

@@ -20,9 +20,9 @@ use std::process::Command;
 const SETUP: &str = "<!-- console-setup: ";
 const FILE: &str = "<!-- console-file: ";
 
-/// One step of a page, in order.
+/// One block of a page, in order.
 #[derive(Debug)]
-enum Step {
+enum Block {
     /// Run and compare.
     Shown {
         line: usize,
@@ -36,7 +36,7 @@ enum Step {
     File { path: String, contents: String },
 }
 
-fn steps(page: &str) -> Vec<Step> {
+fn steps(page: &str) -> Vec<Block> {
     let mut steps = Vec::new();
     let mut lines = page.lines().enumerate();
     while let Some((index, line)) = lines.next() {
@@ -44,7 +44,7 @@ fn steps(page: &str) -> Vec<Step> {
             .strip_prefix(SETUP)
             .and_then(|rest| rest.strip_suffix(" -->"))
         {
-            steps.push(Step::Setup {
+            steps.push(Block::Setup {
                 line: index + 1,
                 command: command.to_string(),
             });
@@ -68,7 +68,7 @@ fn steps(page: &str) -> Vec<Step> {
                 contents.push_str(line);
                 contents.push('\n');
             }
-            steps.push(Step::File {
+            steps.push(Block::File {
                 path: path.to_string(),
                 contents,
             });
@@ -82,13 +82,13 @@ fn steps(page: &str) -> Vec<Step> {
                 break;
             }
             if let Some(command) = line.strip_prefix("$ ") {
-                steps.push(Step::Shown {
+                steps.push(Block::Shown {
                     line: index + 1,
                     command: command.to_string(),
                     output: Vec::new(),
                     exit: 0,
                 });
-            } else if let Some(Step::Shown { output, exit, .. }) = steps.last_mut() {
+            } else if let Some(Block::Shown { output, exit, .. }) = steps.last_mut() {
                 match line
                     .strip_prefix("[exit ")
                     .and_then(|rest| rest.strip_suffix(']'))
@@ -222,12 +222,12 @@ fn check_page(path: &Path) -> Option<String> {
     let mut page = Page::new();
     for step in steps {
         match step {
-            Step::File { path, contents } => {
+            Block::File { path, contents } => {
                 let path = page.cwd().join(path);
                 std::fs::create_dir_all(path.parent().unwrap()).unwrap();
                 std::fs::write(path, contents).unwrap();
             }
-            Step::Setup { line, command } => {
+            Block::Setup { line, command } => {
                 let (code, output) = page.run(&command);
                 if code != 0 {
                     return Some(format!(
@@ -237,7 +237,7 @@ fn check_page(path: &Path) -> Option<String> {
                     ));
                 }
             }
-            Step::Shown {
+            Block::Shown {
                 line,
                 command,
                 output: expected,
@@ -299,5 +299,5 @@ fn the_console_patterns_match_what_they_say() {
         "text\n<!-- console-setup: true -->\n```console\n$ echo hi\nhi\n$ false\n[exit 1]\n```\n",
     );
     assert_eq!(parsed.len(), 3, "{parsed:?}");
-    assert!(matches!(&parsed[2], Step::Shown { exit: 1, output, .. } if output.is_empty()));
+    assert!(matches!(&parsed[2], Block::Shown { exit: 1, output, .. } if output.is_empty()));
 }

@@ -19,10 +19,10 @@ fn readonly(package: &str) -> (RulesFile, Policy) {
     let provider =
         torii::registry::parse_provider(&provider_path, &std::fs::read(&provider_path).unwrap())
             .unwrap_or_else(|error| panic!("{error}"));
-    let settings = torii::policy::policy_settings(&provider.policy);
+    let settings = torii::rules::policy_settings(&provider.policy);
     let rules_path = dir.join("setups/readonly/rules.yaml");
     let text = std::fs::read_to_string(&rules_path).unwrap();
-    torii::policy::compile(&rules_path, &text, &settings).unwrap_or_else(|error| panic!("{error}"))
+    torii::rules::compile(&rules_path, &text, &settings).unwrap_or_else(|error| panic!("{error}"))
 }
 
 enum Expect {

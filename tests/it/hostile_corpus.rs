@@ -24,10 +24,10 @@ fn package(dir: &Path, rules: &str, name: &'static str) -> Package {
     let config =
         torii::registry::parse_provider(&provider_path, &std::fs::read(&provider_path).unwrap())
             .unwrap_or_else(|error| panic!("{error}"));
-    let settings = torii::policy::policy_settings(&config.policy);
+    let settings = torii::rules::policy_settings(&config.policy);
     let rules_path = dir.join(rules);
     let text = std::fs::read_to_string(&rules_path).unwrap();
-    let (_, policy) = torii::policy::compile(&rules_path, &text, &settings)
+    let (_, policy) = torii::rules::compile(&rules_path, &text, &settings)
         .unwrap_or_else(|error| panic!("{error}"));
     Package {
         name,

@@ -12,7 +12,7 @@
 use std::io::ErrorKind;
 use std::path::Path;
 
-use crate::atomic::{self, Mode};
+use crate::atomic::{self, Access};
 use crate::confine::Confinement;
 use crate::console;
 use crate::paths::ConfigRoot;
@@ -301,7 +301,7 @@ fn write_new(targets_dir: &Path, dir: &Path, path: &Path, text: &str) -> Result<
             other => other,
         });
     }
-    atomic::write(path, text.as_bytes(), Mode::Private).map_err(|error| {
+    atomic::write(path, text.as_bytes(), Access::Private).map_err(|error| {
         let _ = std::fs::remove_dir(dir);
         CliError::from(error)
     })

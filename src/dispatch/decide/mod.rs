@@ -59,7 +59,7 @@ impl Dispatcher {
             .record(&call.scope, Event::Invoke, &call.reference, None);
 
         let policy = self
-            .policies
+            .rules
             .load(call.provider, call.binding.target())
             .await
             .map_err(CallError::Policy)?;

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::super::window::{Decided, Feedback, Status};
 use super::clipboard;
-use super::validator::{Job, Verdict};
+use super::validator::{Job, Validation};
 use crate::prompt::{AuthAnswer, AuthRequest};
 use crate::secret::Secret;
 
@@ -189,11 +189,11 @@ impl AuthState {
         };
         self.job = None;
         match verdict {
-            Verdict::Accepted => {
+            Validation::Accepted => {
                 let candidate = self.candidate();
                 self.accept(candidate, now);
             }
-            Verdict::Refused(reason) => {
+            Validation::Refused(reason) => {
                 self.refused = self.refused.saturating_add(1);
                 self.phase = Phase::Editing;
                 self.status = Status::Error(crate::tr!("auth-refused", reason = reason.text()));

@@ -21,7 +21,7 @@ use crate::secret::Secret;
 
 /// The validator's decision on a candidate.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verdict {
+pub enum Validation {
     Accepted,
     /// Refused, with why (never the validator's output).
     Refused(Refusal),
@@ -61,7 +61,7 @@ impl Refusal {
 
 /// A running validation.
 pub struct Job {
-    verdict: Receiver<Verdict>,
+    verdict: Receiver<Validation>,
     /// Sending (or dropping) it stops the validation.
     cancel: Option<oneshot::Sender<()>>,
     thread: Option<JoinHandle<()>>,
@@ -93,7 +93,7 @@ impl Job {
             },
             Err(error) => {
                 let (sender, verdict) = mpsc::channel();
-                let _ = sender.send(Verdict::Refused(Refusal::NotStarted(error.to_string())));
+                let _ = sender.send(Validation::Refused(Refusal::NotStarted(error.to_string())));
                 Job {
                     verdict,
                     cancel: None,
@@ -104,11 +104,11 @@ impl Job {
     }
 
     /// The verdict, once there is one.
-    pub fn poll(&self) -> Option<Verdict> {
+    pub fn poll(&self) -> Option<Validation> {
         match self.verdict.try_recv() {
             Ok(verdict) => Some(verdict),
             Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Disconnected) => Some(Verdict::Refused(Refusal::Stopped)),
+            Err(TryRecvError::Disconnected) => Some(Validation::Refused(Refusal::Stopped)),
         }
     }
 
@@ -131,32 +131,32 @@ impl Drop for Job {
 }
 
 /// Runs `launch` until it ends or `cancelled` fires, on a runtime of this thread's own.
-fn check(launch: Launch, cancelled: oneshot::Receiver<()>) -> Verdict {
+fn check(launch: Launch, cancelled: oneshot::Receiver<()>) -> Validation {
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
     {
         Ok(runtime) => runtime,
-        Err(error) => return Verdict::Refused(Refusal::NotStarted(error.to_string())),
+        Err(error) => return Validation::Refused(Refusal::NotStarted(error.to_string())),
     };
     runtime.block_on(async {
         tokio::select! {
             finished = runner::run(launch) => verdict(finished),
             // Dropping the run kills the validator's process group.
-            _ = cancelled => Verdict::Refused(Refusal::Cancelled),
+            _ = cancelled => Validation::Refused(Refusal::Cancelled),
         }
     })
 }
 
 /// Accepted on exit code 0, as the server decides ([`crate::auth::Validator::accepts`]).
-fn verdict(finished: Result<Execution, RunError>) -> Verdict {
+fn verdict(finished: Result<Execution, RunError>) -> Validation {
     match finished {
-        Ok(execution) if execution.exit_code == 0 => Verdict::Accepted,
+        Ok(execution) if execution.exit_code == 0 => Validation::Accepted,
         Ok(execution) if execution.timed_out => {
-            Verdict::Refused(Refusal::TimedOut(runner::CHECK_TIMEOUT.as_secs()))
+            Validation::Refused(Refusal::TimedOut(runner::CHECK_TIMEOUT.as_secs()))
         }
-        Ok(execution) => Verdict::Refused(Refusal::Exit(execution.exit_code)),
-        Err(error) => Verdict::Refused(Refusal::NotStarted(crate::errors::chain(&error))),
+        Ok(execution) => Validation::Refused(Refusal::Exit(execution.exit_code)),
+        Err(error) => Validation::Refused(Refusal::NotStarted(crate::errors::chain(&error))),
     }
 }
 
@@ -183,7 +183,7 @@ mod tests {
         }
     }
 
-    fn wait(job: &Job) -> Verdict {
+    fn wait(job: &Job) -> Validation {
         for _ in 0..500 {
             if let Some(verdict) = job.poll() {
                 return verdict;
@@ -205,11 +205,11 @@ mod tests {
         );
         assert_eq!(
             wait(&Job::start(&spec, &candidate("good"), || {})),
-            Verdict::Accepted
+            Validation::Accepted
         );
         assert_eq!(
             wait(&Job::start(&spec, &candidate("bad"), || {})),
-            Verdict::Refused(Refusal::Exit(1))
+            Validation::Refused(Refusal::Exit(1))
         );
     }
 
@@ -219,12 +219,12 @@ mod tests {
         relative.program = "sh".into();
         assert!(matches!(
             wait(&Job::start(&relative, &candidate("x"), || {})),
-            Verdict::Refused(Refusal::NotStarted(reason)) if reason.contains("absolute")
+            Validation::Refused(Refusal::NotStarted(reason)) if reason.contains("absolute")
         ));
         let bad_name = sh("true", &[("A=B", "TOKEN_FIELD")]);
         assert!(matches!(
             wait(&Job::start(&bad_name, &candidate("x"), || {})),
-            Verdict::Refused(Refusal::NotStarted(reason)) if reason.contains("`A=B`")
+            Validation::Refused(Refusal::NotStarted(reason)) if reason.contains("`A=B`")
         ));
     }
 
@@ -259,7 +259,7 @@ mod tests {
         let spec = ValidatorSpec::from(&validator);
         assert_eq!(
             wait(&Job::start(&spec, &candidate, || {})),
-            Verdict::Accepted
+            Validation::Accepted
         );
         let in_the_window = std::fs::read_to_string(&record).unwrap();
         assert!(validator.accepts(&candidate).await.unwrap());
@@ -279,6 +279,6 @@ mod tests {
         let started = std::time::Instant::now();
         job.cancel();
         assert!(started.elapsed() < Duration::from_secs(5));
-        assert_eq!(job.poll(), Some(Verdict::Refused(Refusal::Cancelled)));
+        assert_eq!(job.poll(), Some(Validation::Refused(Refusal::Cancelled)));
     }
 }

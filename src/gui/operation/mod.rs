@@ -6,7 +6,7 @@
 mod state;
 
 pub use state::OperationState;
-use state::{DurationChoice, Mode, ScopeKind};
+use state::{DurationChoice, Lifetime, ScopeKind};
 
 use eframe::egui::{self, RichText, TextEdit, Ui};
 
@@ -102,7 +102,7 @@ impl Window for OperationWindow {
 
 /// A click or edit, applied after drawing so the frame draws one consistent state.
 enum Edit {
-    Mode(Mode),
+    Lifetime(Lifetime),
     Scope(ScopeKind),
     PrefixTokens(usize),
     Restore,
@@ -120,7 +120,7 @@ enum Edit {
 impl Edit {
     fn apply(self, state: &mut OperationState, now: f64) {
         match self {
-            Edit::Mode(mode) => state.set_mode(mode),
+            Edit::Lifetime(lifetime) => state.set_lifetime(lifetime),
             Edit::Scope(scope) => state.set_scope(scope),
             Edit::PrefixTokens(tokens) => state.set_prefix_tokens(tokens),
             Edit::Restore => state.restore_suggestion(),
@@ -151,7 +151,7 @@ fn body(ui: &mut Ui, state: &OperationState, edits: &mut Vec<Edit>) {
     });
     ui.add_space(6.0);
     let args = state.args();
-    let temporary = state.mode() == Mode::Temporary;
+    let temporary = state.lifetime() == Lifetime::Temporary;
     if temporary && state.scope() == ScopeKind::Prefix {
         let fixed = state.prefix_tokens();
         widgets::group_title(
@@ -257,26 +257,29 @@ fn review_pane(ui: &mut Ui, args: &[String], review: state::Review, edits: &mut 
     });
 }
 
-/// Mode, scope, boundary and duration: pinned above the footer.
+/// Lifetime, scope, boundary and duration: pinned above the footer.
 fn controls(ui: &mut Ui, state: &OperationState, now: f64, edits: &mut Vec<Edit>) {
     let enabled = state.decided().is_none();
     ui.add_enabled_ui(enabled, |ui| {
         ui.horizontal(|ui| {
             ui.label(RichText::new(crate::tr!("op-access")).strong());
             if ui
-                .radio(state.mode() == Mode::Once, labels::ONCE.text())
+                .radio(state.lifetime() == Lifetime::Once, labels::ONCE.text())
                 .clicked()
             {
-                edits.push(Edit::Mode(Mode::Once));
+                edits.push(Edit::Lifetime(Lifetime::Once));
             }
             if ui
-                .radio(state.mode() == Mode::Temporary, labels::TEMPORARILY.text())
+                .radio(
+                    state.lifetime() == Lifetime::Temporary,
+                    labels::TEMPORARILY.text(),
+                )
                 .clicked()
             {
-                edits.push(Edit::Mode(Mode::Temporary));
+                edits.push(Edit::Lifetime(Lifetime::Temporary));
             }
         });
-        if state.mode() == Mode::Once {
+        if state.lifetime() == Lifetime::Once {
             return;
         }
         ui.horizontal(|ui| {

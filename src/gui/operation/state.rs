@@ -1,7 +1,7 @@
-//! The decision state of the operation window, without any drawing: mode, scope, prefix
+//! The decision state of the operation window, without any drawing: lifetime, scope, prefix
 //! boundary, structural suggestion, duration, the review tick and the decision.
 //!
-//! The review tick resets whenever what Allow would grant changes (mode, scope, boundary or
+//! The review tick resets whenever what Allow would grant changes (lifetime, scope, boundary or
 //! duration), so the human always confirms the scope and duration that will be stored.
 
 use super::super::duration::{self, PRESET_MINUTES};
@@ -11,7 +11,7 @@ use crate::prompt::{GrantScope, OperationAnswer, OperationRequest};
 
 /// Once or for a while.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
+pub enum Lifetime {
     Once,
     Temporary,
 }
@@ -75,7 +75,7 @@ pub struct Review {
 pub struct OperationState {
     request: OperationRequest,
     opened_at: f64,
-    mode: Mode,
+    lifetime: Lifetime,
     scope: ScopeKind,
     prefix_tokens: usize,
     suggestion: Option<Suggestion>,
@@ -101,7 +101,7 @@ impl OperationState {
         Self {
             request,
             opened_at: now,
-            mode: Mode::Once,
+            lifetime: Lifetime::Once,
             scope,
             prefix_tokens,
             suggestion,
@@ -121,8 +121,8 @@ impl OperationState {
         &self.request.args
     }
 
-    pub fn mode(&self) -> Mode {
-        self.mode
+    pub fn lifetime(&self) -> Lifetime {
+        self.lifetime
     }
 
     pub fn scope(&self) -> ScopeKind {
@@ -166,8 +166,8 @@ impl OperationState {
 
     // ---- changes (each one resets the review tick if it changes what Allow grants) ----
 
-    pub fn set_mode(&mut self, mode: Mode) {
-        self.change(|state| state.mode = mode);
+    pub fn set_lifetime(&mut self, lifetime: Lifetime) {
+        self.change(|state| state.lifetime = lifetime);
     }
 
     pub fn set_scope(&mut self, scope: ScopeKind) {
@@ -225,9 +225,9 @@ impl OperationState {
     }
 
     /// What Allow would grant, as far as the review tick is concerned.
-    fn grant_key(&self) -> (Mode, ScopeKind, usize, DurationChoice, String) {
+    fn grant_key(&self) -> (Lifetime, ScopeKind, usize, DurationChoice, String) {
         (
-            self.mode,
+            self.lifetime,
             self.scope,
             self.prefix_tokens,
             self.duration,
@@ -288,9 +288,9 @@ impl OperationState {
 
     /// The answer Allow gives at `now`, if the choice is complete (review aside).
     fn allow_answer(&self, now: f64) -> Result<OperationAnswer, String> {
-        match self.mode {
-            Mode::Once => Ok(OperationAnswer::Once),
-            Mode::Temporary => {
+        match self.lifetime {
+            Lifetime::Once => Ok(OperationAnswer::Once),
+            Lifetime::Temporary => {
                 let scope = match self.scope {
                     ScopeKind::Exact => GrantScope::Exact,
                     ScopeKind::Prefix => GrantScope::Prefix {
@@ -351,9 +351,9 @@ impl OperationState {
     /// The highlighted summary above the actions: exactly what Allow grants.
     pub fn summary(&self, now: f64) -> String {
         let on = self.on_what();
-        match self.mode {
-            Mode::Once => crate::tr!("op-summary-once", on = on),
-            Mode::Temporary => {
+        match self.lifetime {
+            Lifetime::Once => crate::tr!("op-summary-once", on = on),
+            Lifetime::Temporary => {
                 let how_long = match (self.duration, self.duration_secs(now)) {
                     (_, Err(reason)) => return reason,
                     (DurationChoice::Minutes, Ok(secs)) => {
@@ -468,13 +468,13 @@ mod tests {
     fn temporary_selects_the_suggestion_or_stays_exact() {
         let mut with =
             OperationState::new(request(&["ec2", "describe", "--region", "x"], None), 0.0);
-        assert_eq!(with.mode(), Mode::Once);
-        with.set_mode(Mode::Temporary);
+        assert_eq!(with.lifetime(), Lifetime::Once);
+        with.set_lifetime(Lifetime::Temporary);
         assert_eq!((with.scope(), with.prefix_tokens()), (ScopeKind::Prefix, 2));
         assert!(!with.can_restore_suggestion());
 
         let mut without = OperationState::new(request(&["logs", "-f", "pod"], None), 0.0);
-        without.set_mode(Mode::Temporary);
+        without.set_lifetime(Lifetime::Temporary);
         assert_eq!(without.scope(), ScopeKind::Exact);
         assert!(without.suggestion().is_none());
         // The prefix editor then starts with every token fixed.
@@ -485,7 +485,7 @@ mod tests {
     #[test]
     fn suggestion_is_restorable_after_edits() {
         let mut state = OperationState::new(request(&["get", "pods", "-n", "x"], None), 0.0);
-        state.set_mode(Mode::Temporary);
+        state.set_lifetime(Lifetime::Temporary);
         state.set_prefix_tokens(3);
         assert!(state.can_restore_suggestion());
         state.set_scope(ScopeKind::Exact);
@@ -507,7 +507,7 @@ mod tests {
         let mut state = OperationState::new(request(&["get", "pods", "-n", "x"], Some(600)), 0.0);
         type Change = fn(&mut OperationState);
         let changes: [(&str, Change); 7] = [
-            ("mode", |s| s.set_mode(Mode::Temporary)),
+            ("lifetime", |s| s.set_lifetime(Lifetime::Temporary)),
             ("scope", |s| s.set_scope(ScopeKind::Exact)),
             ("boundary", |s| s.set_prefix_tokens(1)),
             ("minutes", |s| s.set_minutes_text("7".into())),
@@ -535,7 +535,7 @@ mod tests {
         assert!(state.decided().is_none());
         state.set_reviewed(true);
         assert!(state.allow_enabled(0.0));
-        state.set_mode(Mode::Temporary);
+        state.set_lifetime(Lifetime::Temporary);
         state.set_minutes_text("0".into());
         state.set_reviewed(true);
         assert!(!state.allow_enabled(0.0));
@@ -565,7 +565,7 @@ mod tests {
         let mut state = OperationState::new(request(&["s3", "ls"], Some(83)), 100.0);
         assert_eq!(state.oldest_remaining(100.0), Some(83));
         assert_eq!(state.oldest_remaining(110.5), Some(73));
-        state.set_mode(Mode::Temporary);
+        state.set_lifetime(Lifetime::Temporary);
         state.end_with_oldest();
         state.set_reviewed(true);
         assert!(
@@ -588,7 +588,7 @@ mod tests {
         );
 
         let mut expired = OperationState::new(request(&["s3", "ls"], Some(5)), 0.0);
-        expired.set_mode(Mode::Temporary);
+        expired.set_lifetime(Lifetime::Temporary);
         expired.end_with_oldest();
         expired.set_reviewed(true);
         assert!(!expired.allow_enabled(10.0));
@@ -609,7 +609,7 @@ mod tests {
             state.summary(0.0),
             "Allow once: this exact call on aws (target lab) runs now; nothing is kept."
         );
-        state.set_mode(Mode::Temporary);
+        state.set_lifetime(Lifetime::Temporary);
         assert_eq!(
             state.summary(0.0),
             "Allow for 2 min: any call on aws (target lab) whose first 2 arguments are `get` \

@@ -7,7 +7,7 @@ use crate::registry;
 /// Jasper's settings for a provider: `minimum_accept_tokens`, `forbidden_args`,
 /// `forbidden_value_prefixes` and `ignore_args` copied as declared (the legacy `grant_rule` has
 /// no counterpart).
-pub fn policy_settings(config: &registry::Policy) -> jasper::PolicySettings {
+pub fn policy_settings(config: &registry::PolicyConfig) -> jasper::PolicySettings {
     jasper::PolicySettings {
         minimum_accept_tokens: config.minimum_accept_tokens,
         forbidden_args: config.forbidden_args.clone(),
@@ -22,7 +22,7 @@ mod tests {
 
     #[test]
     fn every_setting_is_carried_over() {
-        let config: registry::Policy = strict_yaml::from_str(
+        let config: registry::PolicyConfig = strict_yaml::from_str(
             "minimum_accept_tokens: 2\nforbidden_args: [-f]\nforbidden_value_prefixes: [\"file://\"]\nignore_args: {leading: 1, flags: [--format]}\ngrant_rule: legacy\n",
         )
         .unwrap();
@@ -37,7 +37,7 @@ mod tests {
     #[test]
     fn defaults_match_jasper_defaults() {
         assert_eq!(
-            policy_settings(&registry::Policy::default()),
+            policy_settings(&registry::PolicyConfig::default()),
             jasper::PolicySettings::default()
         );
     }
