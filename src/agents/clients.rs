@@ -1,8 +1,6 @@
-//! What each client understands: where its files are, the shape of the `torii` MCP entry,
-//! and (for the five clients with a pre-shell event) the shape of the hook.
-//!
-//! Facts come from the book and from each client's own documentation and package; the agents
-//! page of the docs lists them with their sources.
+//! What each client understands, as one table ([`FACTS`]): where its files are, the shape of
+//! the `torii` MCP entry, and (for the five clients with a pre-shell event) where the hook
+//! goes, what the client sends it and how it reads the answer.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -38,34 +36,22 @@ impl Agent {
         Agent::Pi,
     ];
 
+    /// Everything Torii knows about this client.
+    pub fn facts(self) -> &'static Facts {
+        // `FACTS` lists the clients in the order of `ALL` (a test holds it there).
+        let facts = &FACTS[self as usize];
+        debug_assert_eq!(facts.agent, self);
+        facts
+    }
+
     /// The name on the command line and in `<root>/agents/<name>.json`.
     pub fn name(self) -> &'static str {
-        match self {
-            Agent::Codex => "codex",
-            Agent::Claude => "claude",
-            Agent::Gemini => "gemini",
-            Agent::Cursor => "cursor",
-            Agent::Antigravity => "antigravity",
-            Agent::Opencode => "opencode",
-            Agent::Copilot => "copilot",
-            Agent::CopilotCli => "copilot-cli",
-            Agent::Pi => "pi",
-        }
+        self.facts().name
     }
 
     /// The product, as its users call it.
     pub fn client(self) -> &'static str {
-        match self {
-            Agent::Codex => "OpenAI Codex CLI",
-            Agent::Claude => "Claude Code",
-            Agent::Gemini => "Gemini CLI",
-            Agent::Cursor => "Cursor",
-            Agent::Antigravity => "Google Antigravity",
-            Agent::Opencode => "opencode",
-            Agent::Copilot => "GitHub Copilot in VS Code",
-            Agent::CopilotCli => "GitHub Copilot CLI",
-            Agent::Pi => "pi",
-        }
+        self.facts().client
     }
 
     pub fn from_name(name: &str) -> Option<Agent> {
@@ -74,20 +60,253 @@ impl Agent {
 
     /// The client's native event before its shell tool runs, if it has one.
     pub fn hook_event(self) -> Option<&'static str> {
-        match self {
-            Agent::Codex | Agent::Claude => Some("PreToolUse"),
-            Agent::Gemini => Some("BeforeTool"),
-            Agent::Cursor => Some("beforeShellExecution"),
-            Agent::Antigravity => Some("PreToolUse"),
-            Agent::Opencode | Agent::Copilot | Agent::CopilotCli | Agent::Pi => None,
-        }
+        self.facts().hook.as_ref().map(|hook| hook.event)
     }
 
     /// The client does not speak MCP itself: an extension the human installs reads the file.
     pub fn needs_extension(self) -> bool {
-        self == Agent::Pi
+        self.facts().needs_extension
     }
 }
+
+/// What Torii knows about one client: one row of [`FACTS`].
+#[derive(Debug)]
+pub struct Facts {
+    pub agent: Agent,
+    /// The name on the command line and in `<root>/agents/<name>.json`.
+    pub name: &'static str,
+    /// The product, as its users call it.
+    pub client: &'static str,
+    /// The file that lists its MCP servers, and its syntax.
+    mcp_file: (Dir, &'static str),
+    mcp_syntax: Syntax,
+    /// Where the `torii` entry goes in that file.
+    mcp_key: &'static [&'static str],
+    /// The `torii` entry, from this executable and the environment that pins the config root.
+    mcp_entry: fn(String, Value) -> Value,
+    /// The client's event before a tool runs, for the five that have one.
+    pub hook: Option<Hook>,
+    /// The client does not speak MCP itself: an extension the human installs reads the file.
+    needs_extension: bool,
+}
+
+/// A client's hook: where it goes, what the client sends it and what it reads back.
+#[derive(Debug)]
+pub struct Hook {
+    /// The client's native event before a tool runs.
+    pub event: &'static str,
+    /// The file the hook is written into.
+    file: (Dir, &'static str),
+    shape: HookShape,
+    /// Where the event's JSON carries the shell command line.
+    pub command_pointer: &'static str,
+    /// The tools the hook sees, as `agent status` and `doctor` name them.
+    pub sees: &'static str,
+    /// Whether file tools are among them (else the shell alone).
+    pub sees_files: bool,
+    pub answer: AnswerFormat,
+}
+
+/// How the hook is written into the client's file.
+#[derive(Debug, Clone, Copy)]
+enum HookShape {
+    /// `hooks.<event>`: a group `{matcher, hooks: [{type: command, command}]}`.
+    Matcher(&'static str),
+    /// Cursor: `version: 1` and `hooks.<event>: [{command}]`.
+    Cursor,
+    /// Antigravity: a named group of its own ([`ANTIGRAVITY_GROUP`]) on `run_command`.
+    AntigravityGroup,
+}
+
+/// How the client reads the hook's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnswerFormat {
+    /// `hookSpecificOutput.permissionDecision` (Claude Code, Codex).
+    PermissionDecision,
+    /// `permission`, `user_message`, `agent_message` (Cursor).
+    Cursor,
+    /// `decision` and `reason` (Gemini CLI).
+    Decision,
+    /// `decision` and `reason`, and `decision: ask` when Torii has nothing to say: Antigravity
+    /// reads no answer as a denial.
+    DecisionOrAsk,
+}
+
+/// Where a client keeps its files.
+#[derive(Debug, Clone, Copy)]
+enum Dir {
+    /// The first of these variables that is set, else this path under the home.
+    Var(&'static [&'static str], &'static [&'static str]),
+    /// This path under the home, or under the variable when it is set (it stands for the
+    /// home: `GEMINI_CLI_HOME`).
+    Home(&'static str, &'static [&'static str]),
+    /// The variable, else this directory under the per-user configuration of Linux.
+    Xdg(&'static str, &'static str),
+    /// VS Code's user profile directory on this system (`TORII_COPILOT_HOME` first).
+    VsCodeUser,
+}
+
+const CODEX_HOME: Dir = Dir::Var(&["CODEX_HOME"], &[".codex"]);
+const CLAUDE_HOME: Dir = Dir::Var(&["CLAUDE_CONFIG_DIR"], &[".claude"]);
+const GEMINI_HOME: Dir = Dir::Home("GEMINI_CLI_HOME", &[".gemini"]);
+const CURSOR_HOME: Dir = Dir::Var(&["TORII_CURSOR_HOME"], &[".cursor"]);
+const ANTIGRAVITY_HOME: Dir = Dir::Var(&["TORII_ANTIGRAVITY_HOME"], &[".gemini", "config"]);
+const OPENCODE_HOME: Dir = Dir::Xdg("TORII_OPENCODE_HOME", "opencode");
+
+/// The clients, in the order of [`Agent::ALL`]. Facts come from the book and from each
+/// client's own documentation and package; the agents page lists them with their sources.
+pub const FACTS: [Facts; 9] = [
+    Facts {
+        agent: Agent::Codex,
+        name: "codex",
+        client: "OpenAI Codex CLI",
+        mcp_file: (CODEX_HOME, "config.toml"),
+        mcp_syntax: Syntax::Toml,
+        mcp_key: &["mcp_servers", "torii"],
+        // Codex asks before every MCP tool call, and its non-interactive mode has nobody to
+        // ask; Torii's policy is the gate for these calls.
+        mcp_entry: |exe, env| json!({"command": exe, "args": [], "env": env, "default_tools_approval_mode": "approve"}),
+        hook: Some(Hook {
+            event: "PreToolUse",
+            file: (CODEX_HOME, "hooks.json"),
+            shape: HookShape::Matcher(CODEX_MATCHER),
+            command_pointer: "/tool_input/command",
+            sees: "Bash (exec_command), apply_patch, view_image",
+            sees_files: true,
+            answer: AnswerFormat::PermissionDecision,
+        }),
+        needs_extension: false,
+    },
+    Facts {
+        agent: Agent::Claude,
+        name: "claude",
+        client: "Claude Code",
+        // `~/.claude.json`, or `.claude.json` in the directory the variable names.
+        mcp_file: (Dir::Var(&["CLAUDE_CONFIG_DIR"], &[]), ".claude.json"),
+        mcp_syntax: Syntax::Json,
+        mcp_key: &["mcpServers", "torii"],
+        mcp_entry: |exe, env| json!({"type": "stdio", "command": exe, "args": [], "env": env}),
+        hook: Some(Hook {
+            event: "PreToolUse",
+            file: (CLAUDE_HOME, "settings.json"),
+            shape: HookShape::Matcher(CLAUDE_MATCHER),
+            command_pointer: "/tool_input/command",
+            sees: "Bash, Read, Write, Edit, MultiEdit, NotebookEdit, Glob, Grep",
+            sees_files: true,
+            answer: AnswerFormat::PermissionDecision,
+        }),
+        needs_extension: false,
+    },
+    Facts {
+        agent: Agent::Gemini,
+        name: "gemini",
+        client: "Gemini CLI",
+        mcp_file: (GEMINI_HOME, "settings.json"),
+        mcp_syntax: Syntax::Json,
+        mcp_key: &["mcpServers", "torii"],
+        mcp_entry: |exe, env| json!({"command": exe, "args": [], "env": env}),
+        hook: Some(Hook {
+            event: "BeforeTool",
+            file: (GEMINI_HOME, "settings.json"),
+            shape: HookShape::Matcher(GEMINI_MATCHER),
+            command_pointer: "/tool_input/command",
+            sees: "run_shell_command, read_file, write_file, replace, read_many_files, glob, \
+                   grep_search, list_directory",
+            sees_files: true,
+            answer: AnswerFormat::Decision,
+        }),
+        needs_extension: false,
+    },
+    Facts {
+        agent: Agent::Cursor,
+        name: "cursor",
+        client: "Cursor",
+        mcp_file: (CURSOR_HOME, "mcp.json"),
+        mcp_syntax: Syntax::Json,
+        mcp_key: &["mcpServers", "torii"],
+        mcp_entry: |exe, env| json!({"type": "stdio", "command": exe, "args": [], "env": env}),
+        hook: Some(Hook {
+            event: "beforeShellExecution",
+            file: (CURSOR_HOME, "hooks.json"),
+            shape: HookShape::Cursor,
+            command_pointer: "/command",
+            sees: "beforeShellExecution",
+            sees_files: false,
+            answer: AnswerFormat::Cursor,
+        }),
+        needs_extension: false,
+    },
+    Facts {
+        agent: Agent::Antigravity,
+        name: "antigravity",
+        client: "Google Antigravity",
+        mcp_file: (ANTIGRAVITY_HOME, "mcp_config.json"),
+        mcp_syntax: Syntax::Json,
+        mcp_key: &["mcpServers", "torii"],
+        mcp_entry: |exe, env| json!({"command": exe, "args": [], "env": env}),
+        hook: Some(Hook {
+            event: "PreToolUse",
+            file: (ANTIGRAVITY_HOME, "hooks.json"),
+            shape: HookShape::AntigravityGroup,
+            command_pointer: "/toolCall/args/CommandLine",
+            sees: "run_command",
+            sees_files: false,
+            answer: AnswerFormat::DecisionOrAsk,
+        }),
+        needs_extension: false,
+    },
+    Facts {
+        agent: Agent::Opencode,
+        name: "opencode",
+        client: "opencode",
+        mcp_file: (OPENCODE_HOME, "opencode.json"),
+        mcp_syntax: Syntax::Json,
+        mcp_key: &["mcp", "torii"],
+        mcp_entry: |exe, env| json!({"type": "local", "command": [exe], "environment": env, "enabled": true}),
+        hook: None,
+        needs_extension: false,
+    },
+    Facts {
+        agent: Agent::Copilot,
+        name: "copilot",
+        client: "GitHub Copilot in VS Code",
+        mcp_file: (Dir::VsCodeUser, "mcp.json"),
+        mcp_syntax: Syntax::Json,
+        mcp_key: &["servers", "torii"],
+        mcp_entry: |exe, env| json!({"type": "stdio", "command": exe, "args": [], "env": env}),
+        hook: None,
+        needs_extension: false,
+    },
+    Facts {
+        agent: Agent::CopilotCli,
+        name: "copilot-cli",
+        client: "GitHub Copilot CLI",
+        // The client's own variable after Torii's.
+        mcp_file: (
+            Dir::Var(&["TORII_COPILOT_CLI_HOME", "COPILOT_HOME"], &[".copilot"]),
+            "mcp-config.json",
+        ),
+        mcp_syntax: Syntax::Json,
+        mcp_key: &["mcpServers", "torii"],
+        mcp_entry: |exe, env| json!({"type": "local", "command": exe, "args": [], "env": env, "tools": ["*"]}),
+        hook: None,
+        needs_extension: false,
+    },
+    Facts {
+        agent: Agent::Pi,
+        name: "pi",
+        client: "pi",
+        mcp_file: (
+            Dir::Var(&["TORII_PI_HOME", "PI_CODING_AGENT_DIR"], &[".pi", "agent"]),
+            "mcp.json",
+        ),
+        mcp_syntax: Syntax::Json,
+        mcp_key: &["mcpServers", "torii"],
+        mcp_entry: |exe, env| json!({"command": exe, "args": [], "env": env}),
+        hook: None,
+        needs_extension: true,
+    },
+];
 
 /// The environment the file locations depend on, read once so tests can give their own.
 #[derive(Debug, Clone, Default)]
@@ -144,19 +363,31 @@ impl Locations {
         self.home.as_deref().ok_or(LocationError::NoHome)
     }
 
-    /// `$VAR` if set, else `~/<relative>`.
-    fn dir(&self, var: &str, relative: &[&str]) -> Result<PathBuf, LocationError> {
-        self.first_dir(&[var], relative)
+    /// Where `dir` is here.
+    fn resolve(&self, dir: Dir) -> Result<PathBuf, LocationError> {
+        let under = |base: &Path, path: &[&str]| {
+            path.iter()
+                .fold(base.to_path_buf(), |dir, part| dir.join(part))
+        };
+        match dir {
+            Dir::Var(vars, path) => match vars.iter().find_map(|var| self.var(var)) {
+                Some(dir) => Ok(dir.to_path_buf()),
+                None => Ok(under(self.home()?, path)),
+            },
+            Dir::Home(var, path) => match self.var(var) {
+                Some(home) => Ok(under(home, path)),
+                None => Ok(under(self.home()?, path)),
+            },
+            Dir::Xdg(var, name) => match self.var(var) {
+                Some(dir) => Ok(dir.to_path_buf()),
+                None => Ok(self.xdg_config()?.join(name)),
+            },
+            Dir::VsCodeUser => self.vscode_user(),
+        }
     }
 
-    /// The first of `vars` that is set, else `~/<relative>`.
-    fn first_dir(&self, vars: &[&str], relative: &[&str]) -> Result<PathBuf, LocationError> {
-        if let Some(dir) = vars.iter().find_map(|var| self.var(var)) {
-            return Ok(dir.to_path_buf());
-        }
-        Ok(relative
-            .iter()
-            .fold(self.home()?.to_path_buf(), |dir, part| dir.join(part)))
+    fn file(&self, (dir, name): (Dir, &str)) -> Result<PathBuf, LocationError> {
+        Ok(self.resolve(dir)?.join(name))
     }
 
     /// The base of per-user configuration on Linux: `$XDG_CONFIG_HOME`, else `~/.config`.
@@ -179,14 +410,6 @@ impl Locations {
             Ok(self.home()?.join("Library/Application Support/Code/User"))
         } else {
             Ok(self.xdg_config()?.join("Code").join("User"))
-        }
-    }
-
-    /// `~/.gemini`, or the home Gemini CLI is told to use instead of `~`.
-    fn gemini_dir(&self) -> Result<PathBuf, LocationError> {
-        match self.var("GEMINI_CLI_HOME") {
-            Some(home) => Ok(home.join(".gemini")),
-            None => Ok(self.home()?.join(".gemini")),
         }
     }
 }
@@ -319,73 +542,13 @@ pub fn mcp_placement(
     at: &Locations,
     pinned: &Pinned,
 ) -> Result<Placement, LocationError> {
-    let exe = pinned.exe();
-    let env = pinned.env();
-    let member = |file: PathBuf, path: &[&str], value: Value| Placement {
+    let facts = agent.facts();
+    Ok(Placement {
         keep_while: None,
-        file,
-        syntax: Syntax::Json,
-        place: Place::Member(keys(path)),
-        value,
-    };
-    Ok(match agent {
-        Agent::Codex => Placement {
-            keep_while: None,
-            file: at.dir("CODEX_HOME", &[".codex"])?.join("config.toml"),
-            syntax: Syntax::Toml,
-            place: Place::Member(keys(&["mcp_servers", "torii"])),
-            // Codex asks before every MCP tool call, and its non-interactive mode has nobody
-            // to ask; Torii's policy is the gate for these calls.
-            value: json!({
-                "command": exe,
-                "args": [],
-                "env": env,
-                "default_tools_approval_mode": "approve",
-            }),
-        },
-        Agent::Claude => member(
-            claude_dir(at, ".claude.json")?,
-            &["mcpServers", "torii"],
-            json!({"type": "stdio", "command": exe, "args": [], "env": env}),
-        ),
-        Agent::Gemini => member(
-            at.gemini_dir()?.join("settings.json"),
-            &["mcpServers", "torii"],
-            json!({"command": exe, "args": [], "env": env}),
-        ),
-        Agent::Cursor => member(
-            at.dir("TORII_CURSOR_HOME", &[".cursor"])?.join("mcp.json"),
-            &["mcpServers", "torii"],
-            json!({"type": "stdio", "command": exe, "args": [], "env": env}),
-        ),
-        Agent::Antigravity => member(
-            antigravity_dir(at)?.join("mcp_config.json"),
-            &["mcpServers", "torii"],
-            json!({"command": exe, "args": [], "env": env}),
-        ),
-        Agent::Opencode => member(
-            opencode_dir(at)?.join("opencode.json"),
-            &["mcp", "torii"],
-            json!({"type": "local", "command": [exe], "environment": env, "enabled": true}),
-        ),
-        Agent::Copilot => member(
-            at.vscode_user()?.join("mcp.json"),
-            &["servers", "torii"],
-            json!({"type": "stdio", "command": exe, "args": [], "env": env}),
-        ),
-        Agent::CopilotCli => member(
-            // The client's own variable after Torii's.
-            at.first_dir(&["TORII_COPILOT_CLI_HOME", "COPILOT_HOME"], &[".copilot"])?
-                .join("mcp-config.json"),
-            &["mcpServers", "torii"],
-            json!({"type": "local", "command": exe, "args": [], "env": env, "tools": ["*"]}),
-        ),
-        Agent::Pi => member(
-            at.first_dir(&["TORII_PI_HOME", "PI_CODING_AGENT_DIR"], &[".pi", "agent"])?
-                .join("mcp.json"),
-            &["mcpServers", "torii"],
-            json!({"command": exe, "args": [], "env": env}),
-        ),
+        file: at.file(facts.mcp_file)?,
+        syntax: facts.mcp_syntax,
+        place: Place::Member(keys(facts.mcp_key)),
+        value: (facts.mcp_entry)(pinned.exe(), pinned.env()),
     })
 }
 
@@ -408,68 +571,46 @@ pub fn hook_placements(
     at: &Locations,
     pinned: &Pinned,
 ) -> Result<Option<Vec<Placement>>, LocationError> {
-    let command = pinned.hook_command(agent);
-    let nested = |file: PathBuf, event: &str, matcher: &str| Placement {
-        keep_while: None,
-        file,
-        syntax: Syntax::Json,
-        place: Place::Element(keys(&["hooks", event])),
-        value: json!({
-            "matcher": matcher,
-            "hooks": [{"type": "command", "command": command}],
-        }),
+    let Some(hook) = &agent.facts().hook else {
+        return Ok(None);
     };
-    Ok(Some(match agent {
-        Agent::Codex => vec![nested(
-            at.dir("CODEX_HOME", &[".codex"])?.join("hooks.json"),
-            "PreToolUse",
-            CODEX_MATCHER,
+    let command = pinned.hook_command(agent);
+    let file = at.file(hook.file)?;
+    let placement = |place: Place, value: Value| Placement {
+        keep_while: None,
+        file: file.clone(),
+        syntax: Syntax::Json,
+        place,
+        value,
+    };
+    Ok(Some(match hook.shape {
+        HookShape::Matcher(matcher) => vec![placement(
+            Place::Element(keys(&["hooks", hook.event])),
+            json!({
+                "matcher": matcher,
+                "hooks": [{"type": "command", "command": command}],
+            }),
         )],
-        Agent::Claude => vec![nested(
-            claude_dir(at, "settings.json")?,
-            "PreToolUse",
-            CLAUDE_MATCHER,
-        )],
-        Agent::Gemini => vec![nested(
-            at.gemini_dir()?.join("settings.json"),
-            "BeforeTool",
-            GEMINI_MATCHER,
-        )],
-        Agent::Cursor => {
-            let file = at
-                .dir("TORII_CURSOR_HOME", &[".cursor"])?
-                .join("hooks.json");
-            vec![
-                Placement {
-                    keep_while: Some(keys(&["hooks"])),
-                    file: file.clone(),
-                    syntax: Syntax::Json,
-                    place: Place::Member(keys(&["version"])),
-                    value: json!(1),
-                },
-                Placement {
-                    keep_while: None,
-                    file,
-                    syntax: Syntax::Json,
-                    place: Place::Element(keys(&["hooks", "beforeShellExecution"])),
-                    value: json!({"command": command}),
-                },
-            ]
-        }
-        Agent::Antigravity => vec![Placement {
-            keep_while: None,
-            file: antigravity_dir(at)?.join("hooks.json"),
-            syntax: Syntax::Json,
-            place: Place::Member(keys(&[ANTIGRAVITY_GROUP])),
-            value: json!({
+        HookShape::Cursor => vec![
+            Placement {
+                keep_while: Some(keys(&["hooks"])),
+                ..placement(Place::Member(keys(&["version"])), json!(1))
+            },
+            placement(
+                Place::Element(keys(&["hooks", hook.event])),
+                json!({"command": command}),
+            ),
+        ],
+        HookShape::AntigravityGroup => vec![placement(
+            Place::Member(keys(&[ANTIGRAVITY_GROUP])),
+            json!({
                 "enabled": true,
-                "PreToolUse": [{
+                hook.event: [{
                     "matcher": "run_command",
                     "hooks": [{"type": "command", "command": command, "timeout": 30}],
                 }],
             }),
-        }],
-        Agent::Opencode | Agent::Copilot | Agent::CopilotCli | Agent::Pi => return Ok(None),
+        )],
     }))
 }
 
@@ -483,7 +624,7 @@ pub fn codex_trust(
     pinned: &Pinned,
     group: usize,
 ) -> Result<Placement, LocationError> {
-    let home = at.dir("CODEX_HOME", &[".codex"])?;
+    let home = at.resolve(CODEX_HOME)?;
     let hooks = home.join("hooks.json");
     let hex = codex_hook_hash(CODEX_MATCHER, &pinned.hook_command(Agent::Codex));
     let key = format!("{}:pre_tool_use:{group}:0", hooks.display());
@@ -506,7 +647,7 @@ pub fn is_codex_trust(
     at: &Locations,
     managed: &super::state::Managed,
 ) -> Result<bool, LocationError> {
-    let home = at.dir("CODEX_HOME", &[".codex"])?;
+    let home = at.resolve(CODEX_HOME)?;
     let prefix = format!("{}:pre_tool_use:", home.join("hooks.json").display());
     Ok(managed.file == home.join("config.toml")
         && matches!(&managed.place, Place::Member(path)
@@ -531,26 +672,9 @@ fn codex_hook_hash(matcher: &str, command: &str) -> String {
 /// The hook group Torii owns whole in Antigravity's hooks file.
 pub const ANTIGRAVITY_GROUP: &str = "torii-provider-boundary";
 
-fn claude_dir(at: &Locations, file: &str) -> Result<PathBuf, LocationError> {
-    match at.var("CLAUDE_CONFIG_DIR") {
-        Some(dir) => Ok(dir.join(file)),
-        None if file == ".claude.json" => Ok(at.home()?.join(".claude.json")),
-        None => Ok(at.home()?.join(".claude").join(file)),
-    }
-}
-
-fn antigravity_dir(at: &Locations) -> Result<PathBuf, LocationError> {
-    match at.var("TORII_ANTIGRAVITY_HOME") {
-        Some(dir) => Ok(dir.to_path_buf()),
-        None => Ok(at.home()?.join(".gemini").join("config")),
-    }
-}
-
+/// opencode's directory, where it may also keep `opencode.jsonc`.
 pub fn opencode_dir(at: &Locations) -> Result<PathBuf, LocationError> {
-    match at.var("TORII_OPENCODE_HOME") {
-        Some(dir) => Ok(dir.to_path_buf()),
-        None => Ok(at.xdg_config()?.join("opencode")),
-    }
+    at.resolve(OPENCODE_HOME)
 }
 
 #[cfg(test)]
@@ -683,6 +807,25 @@ mod tests {
         for agent in Agent::ALL {
             assert_eq!(agent.hook_event().is_none(), without.contains(&agent));
             assert_eq!(Agent::from_name(agent.name()), Some(agent));
+        }
+    }
+
+    #[test]
+    fn the_table_has_one_row_per_client_in_order() {
+        for (index, agent) in Agent::ALL.into_iter().enumerate() {
+            assert_eq!(FACTS[index].agent, agent);
+            assert_eq!(agent as usize, index);
+        }
+        for name in FACTS.iter().flat_map(|facts| {
+            let mut dirs = vec![facts.mcp_file.0];
+            dirs.extend(facts.hook.as_ref().map(|hook| hook.file.0));
+            dirs.into_iter().flat_map(|dir| match dir {
+                Dir::Var(vars, _) => vars.to_vec(),
+                Dir::Home(var, _) | Dir::Xdg(var, _) => vec![var],
+                Dir::VsCodeUser => vec!["TORII_COPILOT_HOME", "XDG_CONFIG_HOME", "APPDATA"],
+            })
+        }) {
+            assert!(LOCATION_VARS.contains(&name), "{name} is never read");
         }
     }
 

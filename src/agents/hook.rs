@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::clients::Agent;
+use super::clients::{Agent, AnswerFormat};
 use super::root_paths::RootPaths;
 use crate::files::{CappedReadError, read_capped};
 use crate::registry::Registry;
@@ -289,11 +289,11 @@ fn event_of(agent: Agent, input: &[u8], cwd: &Path) -> Result<(Event, PathBuf), 
         Some(Value::String(dir)) if !dir.is_empty() => cwd.join(dir),
         _ => cwd.to_path_buf(),
     };
-    let pointer = match agent {
-        Agent::Cursor => "/command",
-        Agent::Antigravity => "/toolCall/args/CommandLine",
-        _ => "/tool_input/command",
-    };
+    let pointer = agent
+        .facts()
+        .hook
+        .as_ref()
+        .map_or("/tool_input/command", |hook| hook.command_pointer);
     if value.get("tool_name").and_then(Value::as_str) == Some("apply_patch") {
         // Codex's patch tool: the files are named inside the patch text.
         let patch = value
@@ -439,27 +439,13 @@ fn blocked(registry: &Registry, program: &str) -> String {
 /// What the hook sees in `agent`'s tools and what it cannot, for `agent status` and `doctor`;
 /// `None` for a client without a hook event.
 pub fn coverage(agent: Agent) -> Option<String> {
-    let (tools, files) = match agent {
-        Agent::Claude => (
-            "Bash, Read, Write, Edit, MultiEdit, NotebookEdit, Glob, Grep",
-            true,
-        ),
-        Agent::Gemini => (
-            "run_shell_command, read_file, write_file, replace, read_many_files, glob, \
-             grep_search, list_directory",
-            true,
-        ),
-        Agent::Codex => ("Bash (exec_command), apply_patch, view_image", true),
-        Agent::Cursor => ("beforeShellExecution", false),
-        Agent::Antigravity => ("run_command", false),
-        Agent::Opencode | Agent::Copilot | Agent::CopilotCli | Agent::Pi => return None,
-    };
-    Some(if files {
-        crate::tr!("agent-hook-coverage", tools = tools)
+    let hook = agent.facts().hook.as_ref()?;
+    Some(if hook.sees_files {
+        crate::tr!("agent-hook-coverage", tools = hook.sees)
     } else {
         crate::tr!(
             "agent-hook-coverage-shell-only",
-            tools = tools,
+            tools = hook.sees,
             client = agent.client()
         )
     })
@@ -467,27 +453,32 @@ pub fn coverage(agent: Agent) -> Option<String> {
 
 /// The client's own deny format; `None` when there is nothing to say.
 pub fn answer(agent: Agent, verdict: &HookAnswer) -> Option<Value> {
+    // A client without a pre-shell event never runs the hook; were it run by hand, it reads
+    // the plainest format.
+    let format = agent
+        .facts()
+        .hook
+        .as_ref()
+        .map_or(AnswerFormat::Decision, |hook| hook.answer);
     let Some(reason) = verdict.deny.as_ref() else {
-        // Antigravity reads no answer as a denial: "ask" defers to the human's own
-        // permission settings, the nearest it has to saying nothing.
-        return (agent == Agent::Antigravity).then(|| json!({"decision": "ask"}));
+        // "ask" defers to the human's own permission settings, the nearest Antigravity has to
+        // saying nothing.
+        return (format == AnswerFormat::DecisionOrAsk).then(|| json!({"decision": "ask"}));
     };
-    Some(match agent {
-        Agent::Codex | Agent::Claude => json!({
+    Some(match format {
+        AnswerFormat::PermissionDecision => json!({
             "hookSpecificOutput": {
                 "hookEventName": "PreToolUse",
                 "permissionDecision": "deny",
                 "permissionDecisionReason": reason,
             }
         }),
-        Agent::Cursor => json!({
+        AnswerFormat::Cursor => json!({
             "permission": "deny",
             "user_message": reason,
             "agent_message": reason,
         }),
-        Agent::Gemini | Agent::Antigravity => json!({"decision": "deny", "reason": reason}),
-        // No pre-shell event: never installed for these.
-        Agent::Opencode | Agent::Copilot | Agent::CopilotCli | Agent::Pi => {
+        AnswerFormat::Decision | AnswerFormat::DecisionOrAsk => {
             json!({"decision": "deny", "reason": reason})
         }
     })
