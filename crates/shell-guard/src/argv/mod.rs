@@ -267,78 +267,15 @@ impl Analyzer<'_> {
     }
 
     fn wrapper(&mut self, kind: Kind, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
-        let continue_ = ControlFlow::Continue(());
         match kind {
-            Kind::Exec(spec, operands) => {
-                let Some(parsed) = self.options(program, spec, args, 1) else {
-                    return continue_;
-                };
-                if program == "torsocks" && parsed.has("shell") {
-                    return continue_;
-                }
-                self.after_operands(program, args, parsed.next, operands, ctx)
-            }
-            Kind::Prefix => {
-                let start = usize::from(args.get(1).and_then(Arg::known).as_deref() == Some("--"));
-                self.argv(from(args, 1 + start), ctx)
-            }
+            Kind::Exec(spec, operands) => self.exec(program, spec, operands, args, ctx),
+            Kind::Prefix => self.prefix(args, ctx),
             Kind::Env => self.env(args, ctx),
-            Kind::Sudo => {
-                let Some(parsed) = self.options(program, &SUDO, args, 1) else {
-                    return continue_;
-                };
-                if parsed.has("e") || parsed.has("edit") {
-                    return continue_;
-                }
-                let next = self.assignments(args, parsed.next, ctx)?;
-                let rest = from(args, next);
-                let shell = ["s", "i", "shell", "login"].iter().any(|o| parsed.has(o));
-                if shell {
-                    if rest.is_empty() {
-                        return self.stdin_code(program, ctx, Lang::Shell);
-                    }
-                    // `sudo -s CMD` runs `$SHELL -c CMD`.
-                    self.code(program, &Arg::join(rest), ctx, Lang::Shell)?;
-                }
-                self.argv(rest, ctx)
-            }
-            Kind::Command => {
-                let Some(parsed) = self.options(program, &COMMAND, args, 1) else {
-                    return continue_;
-                };
-                if parsed.has("v") || parsed.has("V") {
-                    return continue_;
-                }
-                self.argv(from(args, parsed.next), ctx)
-            }
-            Kind::Ionice => {
-                let Some(parsed) = self.options(program, &IONICE, args, 1) else {
-                    return continue_;
-                };
-                if ["p", "P", "u", "pid", "pgid", "uid"]
-                    .iter()
-                    .any(|o| parsed.has(o))
-                {
-                    return continue_;
-                }
-                self.argv(from(args, parsed.next), ctx)
-            }
+            Kind::Sudo => self.sudo(program, args, ctx),
+            Kind::Command => self.command_builtin(program, args, ctx),
+            Kind::Ionice => self.ionice(program, args, ctx),
             Kind::Xargs => self.xargs(args, ctx),
-            Kind::Watch => {
-                let Some(parsed) = self.options(program, &WATCH, args, 1) else {
-                    return continue_;
-                };
-                let rest = from(args, parsed.next);
-                if rest.is_empty() {
-                    return continue_;
-                }
-                if parsed.has("x") || parsed.has("exec") {
-                    self.argv(rest, ctx)
-                } else {
-                    // Without `-x`, watch runs `sh -c` on its words joined.
-                    self.code(program, &Arg::join(rest), ctx, Lang::Shell)
-                }
-            }
+            Kind::Watch => self.watch(program, args, ctx),
             Kind::Find => self.find(args, ctx, &["-exec", "-execdir", "-ok", "-okdir"], &["{}"]),
             Kind::Fd => self.find(
                 args,
@@ -346,445 +283,574 @@ impl Analyzer<'_> {
                 &["-x", "--exec", "-X", "--exec-batch"],
                 &["{}", "{.}", "{/}", "{//}", "{/.}"],
             ),
-            Kind::Busybox => {
-                if args
-                    .get(1)
-                    .and_then(Arg::known)
-                    .is_some_and(|v| v.starts_with('-'))
-                {
-                    return continue_;
-                }
-                self.argv(from(args, 1), ctx)
-            }
-            Kind::Chroot => {
-                let Some(parsed) = self.options(program, &CHROOT, args, 1) else {
-                    return continue_;
-                };
-                if args.len() <= parsed.next + 1 {
-                    // No command: chroot starts an interactive shell.
-                    return self.stdin_code(program, ctx, Lang::Shell);
-                }
-                self.after_operands(program, args, parsed.next, 1, ctx)
-            }
-            Kind::Chrt => {
-                let Some(parsed) = self.options(program, &CHRT, args, 1) else {
-                    return continue_;
-                };
-                if ["p", "pid", "m", "max"].iter().any(|o| parsed.has(o)) {
-                    return continue_;
-                }
-                self.after_operands(program, args, parsed.next, 1, ctx)
-            }
-            Kind::Taskset => {
-                let Some(parsed) = self.options(program, &TASKSET, args, 1) else {
-                    return continue_;
-                };
-                if parsed.has("p") || parsed.has("pid") {
-                    return continue_;
-                }
-                self.after_operands(program, args, parsed.next, 1, ctx)
-            }
-            Kind::Flock => {
-                let Some(parsed) = self.options(program, &FLOCK, args, 1) else {
-                    return continue_;
-                };
-                if let Some(code) = parsed.value("c").or_else(|| parsed.value("command")) {
-                    return self.code(program, &code.clone(), ctx, Lang::Shell);
-                }
-                let rest = from(args, parsed.next + 1);
-                match rest.first().and_then(Arg::known).as_deref() {
-                    Some("-c" | "--command") => match rest.get(1) {
-                        Some(code) => self.code(program, code, ctx, Lang::Shell),
-                        None => continue_,
-                    },
-                    _ => self.after_operands(program, args, parsed.next, 1, ctx),
-                }
-            }
-            Kind::Su | Kind::Runuser => self.su(program, kind, args, ctx),
-            Kind::Sg => {
-                // `sg [-] GROUP [-c] COMMAND`
-                let mut i = 1;
-                if args.get(i).and_then(Arg::known).as_deref() == Some("-") {
-                    i += 1;
-                }
-                i += 1;
-                if args.get(i).and_then(Arg::known).as_deref() == Some("-c") {
-                    i += 1;
-                }
-                match args.get(i) {
-                    Some(code) => self.code(program, code, ctx, Lang::Shell),
-                    None => self.stdin_code(program, ctx, Lang::Shell),
-                }
-            }
-            Kind::Script => {
-                let Some(parsed) = self.options(program, &SCRIPT, args, 1) else {
-                    return continue_;
-                };
-                // util-linux takes options after the file operand too.
-                let later = (parsed.next < args.len())
-                    .then(|| self.options(program, &SCRIPT, args, parsed.next + 1))
-                    .flatten();
-                let code = parsed
-                    .value("c")
-                    .or_else(|| parsed.value("command"))
-                    .or_else(|| {
-                        later
-                            .as_ref()
-                            .and_then(|l| l.value("c").or_else(|| l.value("command")))
-                    })
-                    .cloned();
-                match code {
-                    Some(code) => self.code(program, &code, ctx, Lang::Shell),
-                    None => self.stdin_code(program, ctx, Lang::Shell),
-                }
-            }
-            Kind::Wsl => {
-                let Some(parsed) = self.options(program, &WSL, args, 1) else {
-                    return continue_;
-                };
-                let manage = [
-                    "list", "shutdown", "status", "update", "install", "help", "version",
-                ];
-                if manage.iter().any(|o| parsed.has(o)) {
-                    return continue_;
-                }
-                let rest = from(args, parsed.next);
-                if parsed.has("e") || parsed.has("exec") {
-                    return self.argv(rest, ctx);
-                }
-                if rest.is_empty() {
-                    return self.stdin_code(program, ctx, Lang::Shell);
-                }
-                // Without `--exec`, the words are a command line for the default Linux shell.
-                self.code(program, &Arg::join(rest), ctx, Lang::Shell)
-            }
+            Kind::Busybox => self.busybox(args, ctx),
+            Kind::Chroot => self.chroot(program, args, ctx),
+            Kind::Chrt => self.chrt(program, args, ctx),
+            Kind::Taskset => self.taskset(program, args, ctx),
+            Kind::Flock => self.flock(program, args, ctx),
+            Kind::Su => self.su(program, &SU, args, ctx),
+            Kind::Runuser => self.su(program, &RUNUSER, args, ctx),
+            Kind::Sg => self.sg(program, args, ctx),
+            Kind::Script => self.script_recorder(program, args, ctx),
+            Kind::Wsl => self.wsl(program, args, ctx),
             Kind::Shell(spec) => self.shell(program, spec, args, ctx),
             Kind::PowerShell => self.powershell(program, args, ctx),
             Kind::Cmd => self.cmd(program, args, ctx),
-            Kind::Eval => {
-                let start = usize::from(args.get(1).and_then(Arg::known).as_deref() == Some("--"));
-                let rest = from(args, 1 + start);
-                if rest.is_empty() {
-                    return continue_;
-                }
-                self.code(program, &Arg::join(rest), ctx, Lang::Shell)
-            }
-            Kind::Source => {
-                let start = usize::from(args.get(1).and_then(Arg::known).as_deref() == Some("--"));
-                match args.get(1 + start) {
-                    Some(file) => self.script_file(program, file, ctx, false),
-                    None => continue_,
-                }
-            }
-            Kind::Alias => {
-                for arg in from(args, 1) {
-                    if arg.known().is_some_and(|v| v.starts_with('-')) {
-                        continue;
-                    }
-                    // `NAME=VALUE`: the value is known when the whole word is.
-                    let known = arg.known();
-                    let text = known.clone().unwrap_or_else(|| arg.raw.clone());
-                    if let Some((name, value)) = text.split_once('=') {
-                        let value = known.is_some().then(|| value.to_owned());
-                        self.aliases.borrow_mut().push((name.to_owned(), value));
-                    }
-                    if let Some(value) = arg.after_equals() {
-                        self.code(program, &value, ctx, Lang::Shell)?;
-                    }
-                }
-                continue_
-            }
-            Kind::Trap => {
-                let mut i = 1;
-                match args.get(i).and_then(Arg::known).as_deref() {
-                    Some("-p" | "-l" | "-P") => return continue_,
-                    Some("--") => i += 1,
-                    _ => {}
-                }
-                match args.get(i) {
-                    Some(action) => self.code(program, action, ctx, Lang::Shell),
-                    None => continue_,
-                }
-            }
-            Kind::Hash => {
-                let Some(parsed) = self.options(program, &HASH, args, 1) else {
-                    return continue_;
-                };
-                // `hash -p PATH NAME` makes NAME run PATH.
-                if let Some(path) = parsed.value("p")
-                    && let Some(Ok(hit)) = self.resolve(&path.clone())
-                {
-                    return self.found(hit);
-                }
-                continue_
-            }
-            Kind::Let => {
-                for arg in from(args, 1) {
-                    if let Some(expr) = arg.value() {
-                        self.text(&expr, ctx.depth)?;
-                    }
-                }
-                continue_
-            }
-            Kind::Mapfile => {
-                let Some(parsed) = self.options(program, &MAPFILE, args, 1) else {
-                    return continue_;
-                };
-                // `mapfile -C CALLBACK` evaluates the callback.
-                match parsed.value("C") {
-                    Some(callback) => self.code(program, &callback.clone(), ctx, Lang::Shell),
-                    None => continue_,
-                }
-            }
-            Kind::Fc => {
-                let listing = from(args, 1).iter().any(|a| {
-                    a.known()
-                        .is_some_and(|v| v.starts_with('-') && v.contains('l'))
-                });
-                if !listing {
-                    self.fail(opaque(program, "it re-runs commands from the history"));
-                }
-                continue_
-            }
+            Kind::Eval => self.eval(program, args, ctx),
+            Kind::Source => self.source(program, args, ctx),
+            Kind::Alias => self.alias(program, args, ctx),
+            Kind::Trap => self.trap(program, args, ctx),
+            Kind::Hash => self.hash(program, args),
+            Kind::Let => self.let_(args, ctx),
+            Kind::Mapfile => self.mapfile(program, args, ctx),
+            Kind::Fc => self.fc(program, args),
             Kind::Git => self.git(args, ctx),
-            Kind::Ssh => {
-                let mut i = 1;
-                while let Some(arg) = args.get(i) {
-                    i += 1;
-                    let Some(value) = arg.known() else { continue };
-                    let option = match value.strip_prefix("-o") {
-                        Some("") => match args.get(i).map(Arg::known) {
-                            Some(None) => {
-                                self.fail(opaque(program, "an -o option is computed"));
-                                None
-                            }
-                            other => other.flatten(),
-                        },
-                        Some(attached) => Some(attached.to_owned()),
-                        None => None,
-                    };
-                    if let Some(option) = option
-                        && let Some((key, command)) = option.split_once(['=', ' '])
-                        && matches!(
-                            key.to_ascii_lowercase().as_str(),
-                            "proxycommand" | "localcommand" | "knownhostscommand"
-                        )
-                    {
-                        self.command_text(command, ctx.depth + 1)?;
-                    }
-                }
-                continue_
-            }
-            Kind::Rsync => {
-                let mut i = 1;
-                while let Some(arg) = args.get(i) {
-                    i += 1;
-                    let Some(value) = arg.known() else { continue };
-                    let command = match value.as_str() {
-                        "-e" | "--rsh" => args.get(i).and_then(Arg::known),
-                        v => v.strip_prefix("--rsh=").map(str::to_owned),
-                    };
-                    if let Some(command) = command {
-                        self.command_text(&command, ctx.depth + 1)?;
-                    }
-                }
-                continue_
-            }
-            Kind::At => {
-                let Some(parsed) = self.options(program, &AT, args, 1) else {
-                    return continue_;
-                };
-                if ["f", "l", "r", "d", "c"].iter().any(|o| parsed.has(o)) {
-                    return continue_;
-                }
-                self.stdin_code(program, ctx, Lang::Shell)
-            }
-            Kind::Crontab => {
-                let operands: Vec<Option<String>> = from(args, 1).iter().map(Arg::known).collect();
-                let listing = operands
-                    .iter()
-                    .flatten()
-                    .any(|v| v.starts_with('-') && v.len() > 1 && v.contains(['l', 'r', 'e']));
-                let file = operands.iter().flatten().any(|v| !v.starts_with('-'));
-                if listing || file {
-                    return continue_;
-                }
-                self.stdin_code(program, ctx, Lang::Shell)
-            }
-            Kind::Interpreter => {
-                const VALUES: &[&str] = &[
-                    "-W",
-                    "-X",
-                    "-Q",
-                    "-I",
-                    "-r",
-                    "-C",
-                    "-m",
-                    "--require",
-                    "--loader",
-                    "--import",
-                    "--env-file",
-                ];
-                let mut i = 1;
-                while let Some(value) = args.get(i).and_then(Arg::known) {
-                    if !value.starts_with('-') || value == "-" {
-                        break;
-                    }
-                    i += if VALUES.contains(&value.as_str()) {
-                        2
-                    } else {
-                        1
-                    };
-                }
-                match args.get(i) {
-                    Some(script) if !script.may_be_option() => self.script_name(script),
-                    _ => continue_,
-                }
-            }
+            Kind::Ssh => self.ssh(program, args, ctx),
+            Kind::Rsync => self.rsync(args, ctx),
+            Kind::At => self.at(program, args, ctx),
+            Kind::Crontab => self.crontab(program, args, ctx),
+            Kind::Interpreter => self.interpreter(args),
             Kind::Python => self.python(program, args),
-            Kind::Completion => {
-                // `-C` takes a command: a cluster ending in it, or it with the value attached.
-                let mut i = 1;
-                while let Some(arg) = args.get(i) {
-                    let Some(value) = arg.known() else {
-                        i += 1;
-                        continue;
-                    };
-                    if let Some(cluster) = value.strip_prefix('-')
-                        && let Some(at) = cluster.find('C')
-                        && !cluster.starts_with('-')
-                    {
-                        let attached = &cluster[at + 1..];
-                        let command = if attached.is_empty() {
-                            args.get(i + 1).and_then(Arg::known)
-                        } else {
-                            Some(attached.to_owned())
-                        };
-                        match command {
-                            Some(command) => self.command_text(&command, ctx.depth + 1)?,
-                            None => self.fail(opaque(program, "the command of -C is computed")),
-                        }
-                    }
-                    i += 1;
-                }
-                continue_
-            }
-            Kind::InvokeExpression => {
-                let rest: Vec<Arg> = from(args, 1)
-                    .iter()
-                    .filter(|a| {
-                        !a.known().is_some_and(|v| {
-                            let v = v.to_ascii_lowercase();
-                            v.len() > 1 && "-command".starts_with(&v)
-                        })
-                    })
-                    .cloned()
-                    .collect();
-                if rest.is_empty() {
-                    return continue_;
-                }
-                self.code(
-                    program,
-                    &Arg::join(&rest),
-                    ctx,
-                    Lang::Foreign(Dialect::PowerShell),
-                )
-            }
+            Kind::Completion => self.completion(program, args, ctx),
+            Kind::InvokeExpression => self.invoke_expression(program, args, ctx),
             Kind::AnyProgram => self.any_program(from(args, 1), ctx),
-            Kind::AnyScript => {
-                // `tmux send-keys`, `screen -X stuff`: keys typed into a shell, which may
-                // spell a command across several words.
-                let typed = args.iter().position(|a| {
-                    a.known()
-                        .is_some_and(|v| matches!(v.as_str(), "send-keys" | "send" | "stuff"))
-                });
-                if let Some(at) = typed {
-                    let mut keys = String::new();
-                    let mut words = from(args, at + 1).iter().map(Arg::known);
-                    while let Some(word) = words.next() {
-                        match word.as_deref() {
-                            None | Some("-H") => {
-                                self.fail(opaque(
-                                    program,
-                                    "the keys it types are computed or encoded",
-                                ));
-                            }
-                            // Options with a value: the target pane, a repeat count.
-                            Some("-t" | "-N" | "-c") => {
-                                words.next();
-                            }
-                            Some(option) if option.starts_with('-') => {}
-                            Some("Enter" | "C-m" | "KPEnter" | "C-j") => keys.push('\n'),
-                            Some("Space") => keys.push(' '),
-                            // Keys that edit what was typed: the line cannot be known.
-                            Some(
-                                "BSpace" | "Home" | "End" | "Left" | "Right" | "Up" | "Down" | "DC"
-                                | "IC" | "Tab" | "BTab" | "Escape",
-                            ) => self.fail(opaque(program, "the keys it types edit the line")),
-                            Some(key)
-                                if key.len() > 2
-                                    && (key.starts_with("C-") || key.starts_with("M-")) =>
-                            {
-                                self.fail(opaque(program, "the keys it types edit the line"));
-                            }
-                            Some(text) => keys.push_str(text),
-                        }
-                    }
-                    self.hits_only(&keys, ctx.depth + 1)?;
-                }
-                // A buffer pasted into a pane is typed into its shell; `#(…)` in a format runs.
-                if args.iter().any(|a| {
-                    a.known().is_some_and(|v| {
-                        matches!(v.as_str(), "paste-buffer" | "pasteb" | "readbuf" | "paste")
-                    })
-                }) {
-                    self.fail(opaque(program, "it pastes a buffer into a shell"));
-                }
-                for arg in from(args, 1) {
-                    if let Some(text) = arg.known()
-                        && let Some(at) = text.find("#(")
-                    {
-                        let format = &text[at + 2..];
-                        let end = format.rfind(')').unwrap_or(format.len());
-                        self.command_text(&format[..end], ctx.depth + 1)?;
-                    }
-                }
-                for arg in from(args, 1) {
-                    if let Some(text) = arg.known() {
-                        let mut sub = self.sub();
-                        let _ = sub.script(&text, ctx.depth + 1, &Stdin::Inherit);
-                        if let Some(hit) = sub.into_hit() {
-                            return self.found(hit);
-                        }
-                    }
-                }
-                let rest = from(args, 1);
-                match rest.iter().position(|a| !a.may_be_option()) {
-                    Some(i) => self.argv(
-                        from(rest, i),
-                        &Ctx {
-                            appended: true,
-                            ..ctx.clone()
-                        },
-                    ),
-                    None => continue_,
-                }
+            Kind::AnyScript => self.any_script(program, args, ctx),
+            Kind::Runner(subcommands) => self.runner(subcommands, args, ctx),
+        }
+    }
+
+    fn exec(
+        &mut self,
+        program: &str,
+        spec: &Spec,
+        operands: usize,
+        args: &[Arg],
+        ctx: &Ctx,
+    ) -> Flow {
+        let Some(parsed) = self.options(program, spec, args, 1) else {
+            return ControlFlow::Continue(());
+        };
+        if program == "torsocks" && parsed.has("shell") {
+            return ControlFlow::Continue(());
+        }
+        self.after_operands(program, args, parsed.next, operands, ctx)
+    }
+
+    fn prefix(&mut self, args: &[Arg], ctx: &Ctx) -> Flow {
+        let start = usize::from(args.get(1).and_then(Arg::known).as_deref() == Some("--"));
+        self.argv(from(args, 1 + start), ctx)
+    }
+
+    fn sudo(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        let Some(parsed) = self.options(program, &SUDO, args, 1) else {
+            return ControlFlow::Continue(());
+        };
+        if parsed.has("e") || parsed.has("edit") {
+            return ControlFlow::Continue(());
+        }
+        let next = self.assignments(args, parsed.next, ctx)?;
+        let rest = from(args, next);
+        let shell = ["s", "i", "shell", "login"].iter().any(|o| parsed.has(o));
+        if shell {
+            if rest.is_empty() {
+                return self.stdin_code(program, ctx, Lang::Shell);
             }
-            Kind::Runner(subcommands) => {
-                let start =
-                    if subcommands.is_empty() {
-                        1
-                    } else {
-                        match args.iter().skip(1).position(|a| {
-                            a.known().is_some_and(|v| subcommands.contains(&v.as_str()))
-                        }) {
-                            Some(i) => i + 2,
-                            None => return continue_,
-                        }
-                    };
-                self.any_program(from(args, start), ctx)
+            // `sudo -s CMD` runs `$SHELL -c CMD`.
+            self.code(program, &Arg::join(rest), ctx, Lang::Shell)?;
+        }
+        self.argv(rest, ctx)
+    }
+
+    fn command_builtin(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        let Some(parsed) = self.options(program, &COMMAND, args, 1) else {
+            return ControlFlow::Continue(());
+        };
+        if parsed.has("v") || parsed.has("V") {
+            return ControlFlow::Continue(());
+        }
+        self.argv(from(args, parsed.next), ctx)
+    }
+
+    fn ionice(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        let Some(parsed) = self.options(program, &IONICE, args, 1) else {
+            return ControlFlow::Continue(());
+        };
+        if ["p", "P", "u", "pid", "pgid", "uid"]
+            .iter()
+            .any(|o| parsed.has(o))
+        {
+            return ControlFlow::Continue(());
+        }
+        self.argv(from(args, parsed.next), ctx)
+    }
+
+    fn watch(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        let Some(parsed) = self.options(program, &WATCH, args, 1) else {
+            return ControlFlow::Continue(());
+        };
+        let rest = from(args, parsed.next);
+        if rest.is_empty() {
+            return ControlFlow::Continue(());
+        }
+        if parsed.has("x") || parsed.has("exec") {
+            self.argv(rest, ctx)
+        } else {
+            // Without `-x`, watch runs `sh -c` on its words joined.
+            self.code(program, &Arg::join(rest), ctx, Lang::Shell)
+        }
+    }
+
+    fn busybox(&mut self, args: &[Arg], ctx: &Ctx) -> Flow {
+        if args
+            .get(1)
+            .and_then(Arg::known)
+            .is_some_and(|v| v.starts_with('-'))
+        {
+            return ControlFlow::Continue(());
+        }
+        self.argv(from(args, 1), ctx)
+    }
+
+    fn chroot(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        let Some(parsed) = self.options(program, &CHROOT, args, 1) else {
+            return ControlFlow::Continue(());
+        };
+        if args.len() <= parsed.next + 1 {
+            // No command: chroot starts an interactive shell.
+            return self.stdin_code(program, ctx, Lang::Shell);
+        }
+        self.after_operands(program, args, parsed.next, 1, ctx)
+    }
+
+    fn chrt(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        let Some(parsed) = self.options(program, &CHRT, args, 1) else {
+            return ControlFlow::Continue(());
+        };
+        if ["p", "pid", "m", "max"].iter().any(|o| parsed.has(o)) {
+            return ControlFlow::Continue(());
+        }
+        self.after_operands(program, args, parsed.next, 1, ctx)
+    }
+
+    fn taskset(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        let Some(parsed) = self.options(program, &TASKSET, args, 1) else {
+            return ControlFlow::Continue(());
+        };
+        if parsed.has("p") || parsed.has("pid") {
+            return ControlFlow::Continue(());
+        }
+        self.after_operands(program, args, parsed.next, 1, ctx)
+    }
+
+    fn flock(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        let Some(parsed) = self.options(program, &FLOCK, args, 1) else {
+            return ControlFlow::Continue(());
+        };
+        if let Some(code) = parsed.value("c").or_else(|| parsed.value("command")) {
+            return self.code(program, &code.clone(), ctx, Lang::Shell);
+        }
+        let rest = from(args, parsed.next + 1);
+        match rest.first().and_then(Arg::known).as_deref() {
+            Some("-c" | "--command") => match rest.get(1) {
+                Some(code) => self.code(program, code, ctx, Lang::Shell),
+                None => ControlFlow::Continue(()),
+            },
+            _ => self.after_operands(program, args, parsed.next, 1, ctx),
+        }
+    }
+
+    fn sg(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        // `sg [-] GROUP [-c] COMMAND`
+        let mut i = 1;
+        if args.get(i).and_then(Arg::known).as_deref() == Some("-") {
+            i += 1;
+        }
+        i += 1;
+        if args.get(i).and_then(Arg::known).as_deref() == Some("-c") {
+            i += 1;
+        }
+        match args.get(i) {
+            Some(code) => self.code(program, code, ctx, Lang::Shell),
+            None => self.stdin_code(program, ctx, Lang::Shell),
+        }
+    }
+
+    fn script_recorder(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        let Some(parsed) = self.options(program, &SCRIPT, args, 1) else {
+            return ControlFlow::Continue(());
+        };
+        // util-linux takes options after the file operand too.
+        let later = (parsed.next < args.len())
+            .then(|| self.options(program, &SCRIPT, args, parsed.next + 1))
+            .flatten();
+        let code = parsed
+            .value("c")
+            .or_else(|| parsed.value("command"))
+            .or_else(|| {
+                later
+                    .as_ref()
+                    .and_then(|l| l.value("c").or_else(|| l.value("command")))
+            })
+            .cloned();
+        match code {
+            Some(code) => self.code(program, &code, ctx, Lang::Shell),
+            None => self.stdin_code(program, ctx, Lang::Shell),
+        }
+    }
+
+    fn wsl(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        let Some(parsed) = self.options(program, &WSL, args, 1) else {
+            return ControlFlow::Continue(());
+        };
+        let manage = [
+            "list", "shutdown", "status", "update", "install", "help", "version",
+        ];
+        if manage.iter().any(|o| parsed.has(o)) {
+            return ControlFlow::Continue(());
+        }
+        let rest = from(args, parsed.next);
+        if parsed.has("e") || parsed.has("exec") {
+            return self.argv(rest, ctx);
+        }
+        if rest.is_empty() {
+            return self.stdin_code(program, ctx, Lang::Shell);
+        }
+        // Without `--exec`, the words are a command line for the default Linux shell.
+        self.code(program, &Arg::join(rest), ctx, Lang::Shell)
+    }
+
+    fn eval(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        let start = usize::from(args.get(1).and_then(Arg::known).as_deref() == Some("--"));
+        let rest = from(args, 1 + start);
+        if rest.is_empty() {
+            return ControlFlow::Continue(());
+        }
+        self.code(program, &Arg::join(rest), ctx, Lang::Shell)
+    }
+
+    fn source(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        let start = usize::from(args.get(1).and_then(Arg::known).as_deref() == Some("--"));
+        match args.get(1 + start) {
+            Some(file) => self.script_file(program, file, ctx, false),
+            None => ControlFlow::Continue(()),
+        }
+    }
+
+    fn alias(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        for arg in from(args, 1) {
+            if arg.known().is_some_and(|v| v.starts_with('-')) {
+                continue;
+            }
+            // `NAME=VALUE`: the value is known when the whole word is.
+            let known = arg.known();
+            let text = known.clone().unwrap_or_else(|| arg.raw.clone());
+            if let Some((name, value)) = text.split_once('=') {
+                let value = known.is_some().then(|| value.to_owned());
+                self.aliases.borrow_mut().push((name.to_owned(), value));
+            }
+            if let Some(value) = arg.after_equals() {
+                self.code(program, &value, ctx, Lang::Shell)?;
             }
         }
+        ControlFlow::Continue(())
+    }
+
+    fn trap(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        let mut i = 1;
+        match args.get(i).and_then(Arg::known).as_deref() {
+            Some("-p" | "-l" | "-P") => return ControlFlow::Continue(()),
+            Some("--") => i += 1,
+            _ => {}
+        }
+        match args.get(i) {
+            Some(action) => self.code(program, action, ctx, Lang::Shell),
+            None => ControlFlow::Continue(()),
+        }
+    }
+
+    fn hash(&mut self, program: &str, args: &[Arg]) -> Flow {
+        let Some(parsed) = self.options(program, &HASH, args, 1) else {
+            return ControlFlow::Continue(());
+        };
+        // `hash -p PATH NAME` makes NAME run PATH.
+        if let Some(path) = parsed.value("p")
+            && let Some(Ok(hit)) = self.resolve(&path.clone())
+        {
+            return self.found(hit);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn let_(&mut self, args: &[Arg], ctx: &Ctx) -> Flow {
+        for arg in from(args, 1) {
+            if let Some(expr) = arg.value() {
+                self.text(&expr, ctx.depth)?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn mapfile(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        let Some(parsed) = self.options(program, &MAPFILE, args, 1) else {
+            return ControlFlow::Continue(());
+        };
+        // `mapfile -C CALLBACK` evaluates the callback.
+        match parsed.value("C") {
+            Some(callback) => self.code(program, &callback.clone(), ctx, Lang::Shell),
+            None => ControlFlow::Continue(()),
+        }
+    }
+
+    fn fc(&mut self, program: &str, args: &[Arg]) -> Flow {
+        let listing = from(args, 1).iter().any(|a| {
+            a.known()
+                .is_some_and(|v| v.starts_with('-') && v.contains('l'))
+        });
+        if !listing {
+            self.fail(opaque(program, "it re-runs commands from the history"));
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn ssh(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        let mut i = 1;
+        while let Some(arg) = args.get(i) {
+            i += 1;
+            let Some(value) = arg.known() else { continue };
+            let option = match value.strip_prefix("-o") {
+                Some("") => match args.get(i).map(Arg::known) {
+                    Some(None) => {
+                        self.fail(opaque(program, "an -o option is computed"));
+                        None
+                    }
+                    other => other.flatten(),
+                },
+                Some(attached) => Some(attached.to_owned()),
+                None => None,
+            };
+            if let Some(option) = option
+                && let Some((key, command)) = option.split_once(['=', ' '])
+                && matches!(
+                    key.to_ascii_lowercase().as_str(),
+                    "proxycommand" | "localcommand" | "knownhostscommand"
+                )
+            {
+                self.command_text(command, ctx.depth + 1)?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn rsync(&mut self, args: &[Arg], ctx: &Ctx) -> Flow {
+        let mut i = 1;
+        while let Some(arg) = args.get(i) {
+            i += 1;
+            let Some(value) = arg.known() else { continue };
+            let command = match value.as_str() {
+                "-e" | "--rsh" => args.get(i).and_then(Arg::known),
+                v => v.strip_prefix("--rsh=").map(str::to_owned),
+            };
+            if let Some(command) = command {
+                self.command_text(&command, ctx.depth + 1)?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn at(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        let Some(parsed) = self.options(program, &AT, args, 1) else {
+            return ControlFlow::Continue(());
+        };
+        if ["f", "l", "r", "d", "c"].iter().any(|o| parsed.has(o)) {
+            return ControlFlow::Continue(());
+        }
+        self.stdin_code(program, ctx, Lang::Shell)
+    }
+
+    fn crontab(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        let operands: Vec<Option<String>> = from(args, 1).iter().map(Arg::known).collect();
+        let listing = operands
+            .iter()
+            .flatten()
+            .any(|v| v.starts_with('-') && v.len() > 1 && v.contains(['l', 'r', 'e']));
+        let file = operands.iter().flatten().any(|v| !v.starts_with('-'));
+        if listing || file {
+            return ControlFlow::Continue(());
+        }
+        self.stdin_code(program, ctx, Lang::Shell)
+    }
+
+    fn interpreter(&mut self, args: &[Arg]) -> Flow {
+        const VALUES: &[&str] = &[
+            "-W",
+            "-X",
+            "-Q",
+            "-I",
+            "-r",
+            "-C",
+            "-m",
+            "--require",
+            "--loader",
+            "--import",
+            "--env-file",
+        ];
+        let mut i = 1;
+        while let Some(value) = args.get(i).and_then(Arg::known) {
+            if !value.starts_with('-') || value == "-" {
+                break;
+            }
+            i += if VALUES.contains(&value.as_str()) {
+                2
+            } else {
+                1
+            };
+        }
+        match args.get(i) {
+            Some(script) if !script.may_be_option() => self.script_name(script),
+            _ => ControlFlow::Continue(()),
+        }
+    }
+
+    fn completion(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        // `-C` takes a command: a cluster ending in it, or it with the value attached.
+        let mut i = 1;
+        while let Some(arg) = args.get(i) {
+            let Some(value) = arg.known() else {
+                i += 1;
+                continue;
+            };
+            if let Some(cluster) = value.strip_prefix('-')
+                && let Some(at) = cluster.find('C')
+                && !cluster.starts_with('-')
+            {
+                let attached = &cluster[at + 1..];
+                let command = if attached.is_empty() {
+                    args.get(i + 1).and_then(Arg::known)
+                } else {
+                    Some(attached.to_owned())
+                };
+                match command {
+                    Some(command) => self.command_text(&command, ctx.depth + 1)?,
+                    None => self.fail(opaque(program, "the command of -C is computed")),
+                }
+            }
+            i += 1;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn invoke_expression(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        let rest: Vec<Arg> = from(args, 1)
+            .iter()
+            .filter(|a| {
+                !a.known().is_some_and(|v| {
+                    let v = v.to_ascii_lowercase();
+                    v.len() > 1 && "-command".starts_with(&v)
+                })
+            })
+            .cloned()
+            .collect();
+        if rest.is_empty() {
+            return ControlFlow::Continue(());
+        }
+        self.code(
+            program,
+            &Arg::join(&rest),
+            ctx,
+            Lang::Foreign(Dialect::PowerShell),
+        )
+    }
+
+    fn any_script(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
+        // `tmux send-keys`, `screen -X stuff`: keys typed into a shell, which may
+        // spell a command across several words.
+        let typed = args.iter().position(|a| {
+            a.known()
+                .is_some_and(|v| matches!(v.as_str(), "send-keys" | "send" | "stuff"))
+        });
+        if let Some(at) = typed {
+            let mut keys = String::new();
+            let mut words = from(args, at + 1).iter().map(Arg::known);
+            while let Some(word) = words.next() {
+                match word.as_deref() {
+                    None | Some("-H") => {
+                        self.fail(opaque(program, "the keys it types are computed or encoded"));
+                    }
+                    // Options with a value: the target pane, a repeat count.
+                    Some("-t" | "-N" | "-c") => {
+                        words.next();
+                    }
+                    Some(option) if option.starts_with('-') => {}
+                    Some("Enter" | "C-m" | "KPEnter" | "C-j") => keys.push('\n'),
+                    Some("Space") => keys.push(' '),
+                    // Keys that edit what was typed: the line cannot be known.
+                    Some(
+                        "BSpace" | "Home" | "End" | "Left" | "Right" | "Up" | "Down" | "DC" | "IC"
+                        | "Tab" | "BTab" | "Escape",
+                    ) => self.fail(opaque(program, "the keys it types edit the line")),
+                    Some(key)
+                        if key.len() > 2 && (key.starts_with("C-") || key.starts_with("M-")) =>
+                    {
+                        self.fail(opaque(program, "the keys it types edit the line"));
+                    }
+                    Some(text) => keys.push_str(text),
+                }
+            }
+            self.hits_only(&keys, ctx.depth + 1)?;
+        }
+        // A buffer pasted into a pane is typed into its shell; `#(…)` in a format runs.
+        if args.iter().any(|a| {
+            a.known().is_some_and(|v| {
+                matches!(v.as_str(), "paste-buffer" | "pasteb" | "readbuf" | "paste")
+            })
+        }) {
+            self.fail(opaque(program, "it pastes a buffer into a shell"));
+        }
+        for arg in from(args, 1) {
+            if let Some(text) = arg.known()
+                && let Some(at) = text.find("#(")
+            {
+                let format = &text[at + 2..];
+                let end = format.rfind(')').unwrap_or(format.len());
+                self.command_text(&format[..end], ctx.depth + 1)?;
+            }
+        }
+        for arg in from(args, 1) {
+            if let Some(text) = arg.known() {
+                let mut sub = self.sub();
+                let _ = sub.script(&text, ctx.depth + 1, &Stdin::Inherit);
+                if let Some(hit) = sub.into_hit() {
+                    return self.found(hit);
+                }
+            }
+        }
+        let rest = from(args, 1);
+        match rest.iter().position(|a| !a.may_be_option()) {
+            Some(i) => self.argv(
+                from(rest, i),
+                &Ctx {
+                    appended: true,
+                    ..ctx.clone()
+                },
+            ),
+            None => ControlFlow::Continue(()),
+        }
+    }
+
+    fn runner(&mut self, subcommands: &[&str], args: &[Arg], ctx: &Ctx) -> Flow {
+        let start = if subcommands.is_empty() {
+            1
+        } else {
+            match args
+                .iter()
+                .skip(1)
+                .position(|a| a.known().is_some_and(|v| subcommands.contains(&v.as_str())))
+            {
+                Some(i) => i + 2,
+                None => return ControlFlow::Continue(()),
+            }
+        };
+        self.any_program(from(args, start), ctx)
     }
 
     /// Skips `operands` words after the options (each exactly one word), then analyses the
@@ -1104,12 +1170,7 @@ impl Analyzer<'_> {
         ControlFlow::Continue(())
     }
 
-    fn su(&mut self, program: &str, kind: Kind, args: &[Arg], ctx: &Ctx) -> Flow {
-        let spec = if matches!(kind, Kind::Runuser) {
-            &RUNUSER
-        } else {
-            &SU
-        };
+    fn su(&mut self, program: &str, spec: &Spec, args: &[Arg], ctx: &Ctx) -> Flow {
         // su reads options anywhere (`su - root -c CMD`): skip operands between them.
         let mut i = 1;
         let mut code = None;
