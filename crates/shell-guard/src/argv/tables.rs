@@ -826,3 +826,25 @@ pub(super) fn kind(key: &str) -> Option<Kind> {
         _ => return None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::names;
+
+    #[test]
+    fn every_wrapper_name_is_normalised() {
+        for name in [
+            "env",
+            "sudo",
+            "sh",
+            "pwsh",
+            "cmd",
+            ".",
+            "-",
+            "start-process",
+        ] {
+            assert!(kind(&names::normalize(name)).is_some(), "{name}");
+        }
+    }
+}
