@@ -5,6 +5,7 @@ use std::ops::ControlFlow;
 
 use super::tables::{HASH, MAPFILE};
 use super::{Ctx, Lang, from, opaque};
+use crate::opts::Opt;
 use crate::walk::{Analyzer, Flow};
 use crate::word::Arg;
 
@@ -68,7 +69,7 @@ impl Analyzer<'_> {
         let Some(parsed) = self.options(program, &HASH, args, 1) else {
             return ControlFlow::Continue(());
         };
-        if let Some(path) = parsed.value("p")
+        if let Some(path) = parsed.value(&[Opt::Short('p')])
             && let Some(Ok(hit)) = self.resolve(&path.clone())
         {
             return self.found(hit);
@@ -91,7 +92,7 @@ impl Analyzer<'_> {
         let Some(parsed) = self.options(program, &MAPFILE, args, 1) else {
             return ControlFlow::Continue(());
         };
-        match parsed.value("C") {
+        match parsed.value(&[Opt::Short('C')]) {
             Some(callback) => self.code(program, &callback.clone(), ctx, Lang::Shell),
             None => ControlFlow::Continue(()),
         }

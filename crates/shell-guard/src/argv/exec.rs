@@ -10,7 +10,7 @@ use super::tables::{
 };
 use super::{Ctx, Lang, from, opaque};
 use crate::foreign;
-use crate::opts::Spec;
+use crate::opts::{Opt, Spec};
 use crate::walk::{Analyzer, Flow};
 use crate::word::Arg;
 
@@ -28,7 +28,7 @@ impl Analyzer<'_> {
         let Some(parsed) = self.options(program, spec, args, 1) else {
             return ControlFlow::Continue(());
         };
-        if program == "torsocks" && parsed.has("shell") {
+        if program == "torsocks" && parsed.has(&[Opt::Long("shell")]) {
             return ControlFlow::Continue(());
         }
         self.after_operands(program, args, parsed.next, operands, ctx)
@@ -69,10 +69,7 @@ impl Analyzer<'_> {
             return ControlFlow::Continue(());
         };
         let splits: Vec<&Arg> = parsed
-            .options
-            .iter()
-            .filter(|o| o.name == "S" || o.name == "split-string")
-            .filter_map(|o| o.value.as_ref())
+            .values(&[Opt::Short('S'), Opt::Long("split-string")])
             .collect();
         if !splits.is_empty() {
             // `env -S STRING`: the string's words take its place, options included.
@@ -118,7 +115,7 @@ impl Analyzer<'_> {
         let Some(parsed) = self.options(program, &COMMAND, args, 1) else {
             return ControlFlow::Continue(());
         };
-        if parsed.has("v") || parsed.has("V") {
+        if parsed.has(&[Opt::Short('v'), Opt::Short('V')]) {
             return ControlFlow::Continue(());
         }
         self.argv(from(args, parsed.next), ctx)
@@ -129,10 +126,14 @@ impl Analyzer<'_> {
         let Some(parsed) = self.options(program, &IONICE, args, 1) else {
             return ControlFlow::Continue(());
         };
-        if ["p", "P", "u", "pid", "pgid", "uid"]
-            .iter()
-            .any(|o| parsed.has(o))
-        {
+        if parsed.has(&[
+            Opt::Short('p'),
+            Opt::Short('P'),
+            Opt::Short('u'),
+            Opt::Long("pid"),
+            Opt::Long("pgid"),
+            Opt::Long("uid"),
+        ]) {
             return ControlFlow::Continue(());
         }
         self.argv(from(args, parsed.next), ctx)
@@ -155,7 +156,12 @@ impl Analyzer<'_> {
         let Some(parsed) = self.options(program, &CHRT, args, 1) else {
             return ControlFlow::Continue(());
         };
-        if ["p", "pid", "m", "max"].iter().any(|o| parsed.has(o)) {
+        if parsed.has(&[
+            Opt::Short('p'),
+            Opt::Long("pid"),
+            Opt::Short('m'),
+            Opt::Long("max"),
+        ]) {
             return ControlFlow::Continue(());
         }
         self.after_operands(program, args, parsed.next, 1, ctx)
@@ -166,7 +172,7 @@ impl Analyzer<'_> {
         let Some(parsed) = self.options(program, &TASKSET, args, 1) else {
             return ControlFlow::Continue(());
         };
-        if parsed.has("p") || parsed.has("pid") {
+        if parsed.has(&[Opt::Short('p'), Opt::Long("pid")]) {
             return ControlFlow::Continue(());
         }
         self.after_operands(program, args, parsed.next, 1, ctx)
@@ -190,7 +196,7 @@ impl Analyzer<'_> {
         let Some(parsed) = self.options(program, &FLOCK, args, 1) else {
             return ControlFlow::Continue(());
         };
-        if let Some(code) = parsed.value("c").or_else(|| parsed.value("command")) {
+        if let Some(code) = parsed.value(&[Opt::Short('c'), Opt::Long("command")]) {
             return self.code(program, &code.clone(), ctx, Lang::Shell);
         }
         let rest = from(args, parsed.next + 1);
@@ -212,7 +218,7 @@ impl Analyzer<'_> {
         if rest.is_empty() {
             return ControlFlow::Continue(());
         }
-        if parsed.has("x") || parsed.has("exec") {
+        if parsed.has(&[Opt::Short('x'), Opt::Long("exec")]) {
             self.argv(rest, ctx)
         } else {
             // Without `-x`, watch runs `sh -c` on its words joined.
@@ -230,14 +236,10 @@ impl Analyzer<'_> {
         let later = (parsed.next < args.len())
             .then(|| self.options(program, &SCRIPT, args, parsed.next + 1))
             .flatten();
+        let command = [Opt::Short('c'), Opt::Long("command")];
         let code = parsed
-            .value("c")
-            .or_else(|| parsed.value("command"))
-            .or_else(|| {
-                later
-                    .as_ref()
-                    .and_then(|l| l.value("c").or_else(|| l.value("command")))
-            })
+            .value(&command)
+            .or_else(|| later.as_ref().and_then(|l| l.value(&command)))
             .cloned();
         match code {
             Some(code) => self.code(program, &code, ctx, Lang::Shell),
@@ -253,12 +255,13 @@ impl Analyzer<'_> {
         };
         let manage = [
             "list", "shutdown", "status", "update", "install", "help", "version",
-        ];
-        if manage.iter().any(|o| parsed.has(o)) {
+        ]
+        .map(Opt::Long);
+        if parsed.has(&manage) {
             return ControlFlow::Continue(());
         }
         let rest = from(args, parsed.next);
-        if parsed.has("e") || parsed.has("exec") {
+        if parsed.has(&[Opt::Short('e'), Opt::Long("exec")]) {
             return self.argv(rest, ctx);
         }
         if rest.is_empty() {
@@ -275,16 +278,18 @@ impl Analyzer<'_> {
             return ControlFlow::Continue(());
         };
         let replace = parsed
-            .value("I")
-            .or_else(|| parsed.value("J"))
+            .value(&[Opt::Short('I'), Opt::Short('J')])
             .and_then(Arg::value)
             .or_else(|| {
-                ["i", "replace"].iter().find(|o| parsed.has(o)).map(|o| {
-                    parsed
-                        .value(o)
-                        .and_then(Arg::value)
-                        .unwrap_or_else(|| "{}".to_owned())
-                })
+                [Opt::Short('i'), Opt::Long("replace")]
+                    .into_iter()
+                    .find(|&o| parsed.has(&[o]))
+                    .map(|o| {
+                        parsed
+                            .value(&[o])
+                            .and_then(Arg::value)
+                            .unwrap_or_else(|| "{}".to_owned())
+                    })
             });
         let rest = from(args, parsed.next);
         if rest.is_empty() {

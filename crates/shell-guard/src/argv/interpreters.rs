@@ -8,6 +8,7 @@ use std::ops::ControlFlow;
 use super::tables::{AT, ShellSpec};
 use super::{Ctx, Lang, from, opaque};
 use crate::foreign;
+use crate::opts::Opt;
 use crate::walk::{Analyzer, Flow, Stdin};
 use crate::word::Arg;
 
@@ -41,12 +42,12 @@ impl Analyzer<'_> {
         let Some(parsed) = self.options(program, &spec.options, args, 1) else {
             return ControlFlow::Continue(());
         };
-        if let Some(code) = spec.code_options.iter().find_map(|o| parsed.value(o)) {
+        if let Some(code) = parsed.value(spec.code_options) {
             return self.code(program, &code.clone(), ctx, Lang::Shell);
         }
-        for startup in ["rcfile", "init-file"] {
+        for startup in [Opt::Long("rcfile"), Opt::Long("init-file")] {
             if parsed
-                .value(startup)
+                .value(&[startup])
                 .is_some_and(|f| f.raw.starts_with("<("))
             {
                 self.fail(opaque(
@@ -56,7 +57,7 @@ impl Analyzer<'_> {
             }
         }
         let operands = from(args, parsed.next);
-        if spec.c_operand && parsed.has("c") {
+        if spec.c_operand && parsed.has(&[Opt::Short('c')]) {
             return match operands.first() {
                 Some(code) => self.code(program, code, ctx, Lang::Shell),
                 None => {
@@ -67,7 +68,7 @@ impl Analyzer<'_> {
                 }
             };
         }
-        if !parsed.has("s")
+        if !parsed.has(&[Opt::Short('s')])
             && let Some(file) = operands.first()
         {
             return self.script_file(program, file, ctx, true);
@@ -249,7 +250,7 @@ impl Analyzer<'_> {
         let Some(parsed) = self.options(program, &AT, args, 1) else {
             return ControlFlow::Continue(());
         };
-        if ["f", "l", "r", "d", "c"].iter().any(|o| parsed.has(o)) {
+        if parsed.has(&['f', 'l', 'r', 'd', 'c'].map(Opt::Short)) {
             return ControlFlow::Continue(());
         }
         self.stdin_code(program, ctx, Lang::Shell)

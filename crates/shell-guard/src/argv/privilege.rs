@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 
 use super::tables::SUDO;
 use super::{Ctx, Lang, from};
-use crate::opts::Spec;
+use crate::opts::{Opt, Spec};
 use crate::walk::{Analyzer, Flow};
 use crate::word::Arg;
 
@@ -17,13 +17,17 @@ impl Analyzer<'_> {
         let Some(parsed) = self.options(program, &SUDO, args, 1) else {
             return ControlFlow::Continue(());
         };
-        if parsed.has("e") || parsed.has("edit") {
+        if parsed.has(&[Opt::Short('e'), Opt::Long("edit")]) {
             return ControlFlow::Continue(());
         }
         let next = self.assignments(args, parsed.next, ctx)?;
         let rest = from(args, next);
-        let shell = ["s", "i", "shell", "login"].iter().any(|o| parsed.has(o));
-        if shell {
+        if parsed.has(&[
+            Opt::Short('s'),
+            Opt::Short('i'),
+            Opt::Long("shell"),
+            Opt::Long("login"),
+        ]) {
             if rest.is_empty() {
                 return self.stdin_code(program, ctx, Lang::Shell);
             }
@@ -43,14 +47,16 @@ impl Analyzer<'_> {
             let Some(parsed) = self.options(program, spec, args, i) else {
                 return ControlFlow::Continue(());
             };
-            if parsed.has("u") || parsed.has("user") {
+            if parsed.has(&[Opt::Short('u'), Opt::Long("user")]) {
                 // `runuser -u USER CMD…` runs the command itself.
                 return self.argv(from(args, parsed.next), ctx);
             }
-            for name in ["c", "command", "session-command"] {
-                if let Some(value) = parsed.value(name) {
-                    code = Some(value.clone());
-                }
+            if let Some(value) = parsed.value(&[
+                Opt::Long("session-command"),
+                Opt::Long("command"),
+                Opt::Short('c'),
+            ]) {
+                code = Some(value.clone());
             }
             if parsed.next >= args.len() {
                 break;

@@ -6,7 +6,7 @@
 //! error, since it might take a value.
 
 use super::Kind;
-use crate::opts::Spec;
+use crate::opts::{Opt, Spec};
 
 /// A shell's options and where its command string is.
 #[derive(Debug)]
@@ -15,7 +15,7 @@ pub(super) struct ShellSpec {
     /// `-c` makes the first operand the command string (`sh -c CMD`).
     pub(super) c_operand: bool,
     /// Options whose value is a command string (`fish -c CMD`).
-    pub(super) code_options: &'static [&'static str],
+    pub(super) code_options: &'static [Opt],
 }
 
 pub(super) const NONE: Spec = Spec {
@@ -674,7 +674,12 @@ pub(super) const FISH: ShellSpec = ShellSpec {
         ..NONE
     },
     c_operand: false,
-    code_options: &["c", "command", "C", "init-command"],
+    code_options: &[
+        Opt::Short('c'),
+        Opt::Long("command"),
+        Opt::Short('C'),
+        Opt::Long("init-command"),
+    ],
 };
 
 pub(super) const NU: ShellSpec = ShellSpec {
@@ -703,7 +708,12 @@ pub(super) const NU: ShellSpec = ShellSpec {
         ..NONE
     },
     c_operand: false,
-    code_options: &["c", "commands", "e", "execute"],
+    code_options: &[
+        Opt::Short('c'),
+        Opt::Long("commands"),
+        Opt::Short('e'),
+        Opt::Long("execute"),
+    ],
 };
 
 pub(super) const XONSH: ShellSpec = ShellSpec {
@@ -714,7 +724,7 @@ pub(super) const XONSH: ShellSpec = ShellSpec {
         ..NONE
     },
     c_operand: false,
-    code_options: &["c"],
+    code_options: &[Opt::Short('c')],
 };
 
 /// How the program named `key` (normalised) runs other programs, if it does.
