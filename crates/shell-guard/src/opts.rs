@@ -28,34 +28,83 @@ pub(crate) struct Spec {
     pub(crate) lenient_long: bool,
 }
 
-/// An option found: its short letter or long name, and its value.
+/// An option a handler asks about: a short letter (`Opt::Short('u')` for `-u`), or a long
+/// option by its full name in the [`Spec`] (`Opt::Long("user")` for `--user`, `--us`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Opt {
+    Short(char),
+    Long(&'static str),
+}
+
+/// An option as it was read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Name {
+    Short(char),
+    /// A long option of the [`Spec`], by its full name.
+    Long(&'static str),
+    /// A long option that a lenient [`Spec`] does not list, as written (`bash --norc`).
+    Unlisted(String),
+    /// Digits that stand for a value (`nice -5`).
+    Number,
+}
+
+impl Name {
+    /// Whether this is the option `opt`.
+    fn is(&self, opt: Opt) -> bool {
+        match (self, opt) {
+            (Name::Short(letter), Opt::Short(wanted)) => *letter == wanted,
+            (Name::Long(name), Opt::Long(wanted)) => *name == wanted,
+            (Name::Unlisted(name), Opt::Long(wanted)) => name == wanted,
+            // An unlisted one-letter long option counts as the letter too (`bash --c CMD` as
+            // `bash -c CMD`): a shell that does not refuse it might read it so.
+            (Name::Unlisted(name), Opt::Short(wanted)) => name.chars().eq([wanted]),
+            _ => false,
+        }
+    }
+}
+
+/// An option found: its name, and its value.
 #[derive(Clone, Debug)]
-pub(crate) struct Found {
-    pub(crate) name: String,
-    pub(crate) value: Option<Arg>,
+struct Found {
+    name: Name,
+    value: Option<Arg>,
 }
 
 /// The options read, and where the operands start.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Parsed {
-    pub(crate) options: Vec<Found>,
+    options: Vec<Found>,
     /// Index of the first operand (or `args.len()`).
     pub(crate) next: usize,
 }
 
 impl Parsed {
-    /// Whether the option `name` (a letter or a long name) was given.
-    pub(crate) fn has(&self, name: &str) -> bool {
-        self.options.iter().any(|o| o.name == name)
-    }
-
-    /// The value of the last `name` given.
-    pub(crate) fn value(&self, name: &str) -> Option<&Arg> {
+    /// Whether any of `opts` was given (`&[Opt::Short('u'), Opt::Long("user")]`: either
+    /// spelling).
+    pub(crate) fn has(&self, opts: &[Opt]) -> bool {
         self.options
             .iter()
-            .rev()
-            .find(|o| o.name == name)
-            .and_then(|o| o.value.as_ref())
+            .any(|o| opts.iter().any(|&opt| o.name.is(opt)))
+    }
+
+    /// The value of the last `opts[0]` given, or if it has none, of the last `opts[1]`, and so
+    /// on: the order of `opts` says which spelling wins.
+    pub(crate) fn value(&self, opts: &[Opt]) -> Option<&Arg> {
+        opts.iter().find_map(|&opt| {
+            self.options
+                .iter()
+                .rev()
+                .find(|o| o.name.is(opt))
+                .and_then(|o| o.value.as_ref())
+        })
+    }
+
+    /// The values of all the `opts` given, in the order of the command line.
+    pub(crate) fn values(&self, opts: &[Opt]) -> impl Iterator<Item = &Arg> {
+        self.options
+            .iter()
+            .filter(|o| opts.iter().any(|&opt| o.name.is(opt)))
+            .filter_map(|o| o.value.as_ref())
     }
 }
 
@@ -118,7 +167,7 @@ pub(crate) fn parse(
             };
             if spec.numeric && name.chars().all(|c| c.is_ascii_digit()) {
                 parsed.options.push(Found {
-                    name: name.to_owned(),
+                    name: Name::Number,
                     value: None,
                 });
                 continue;
@@ -126,7 +175,7 @@ pub(crate) fn parse(
             let Some((canonical, takes_value)) = long_option(spec, name) else {
                 if spec.lenient_long {
                     parsed.options.push(Found {
-                        name: name.to_owned(),
+                        name: Name::Unlisted(name.to_owned()),
                         value: attached,
                     });
                     continue;
@@ -143,7 +192,7 @@ pub(crate) fn parse(
                 None => None,
             };
             parsed.options.push(Found {
-                name: canonical.to_owned(),
+                name: Name::Long(canonical),
                 value,
             });
             continue;
@@ -151,7 +200,7 @@ pub(crate) fn parse(
         let cluster: Vec<char> = text.chars().skip(1).collect();
         if spec.numeric && cluster.iter().all(char::is_ascii_digit) {
             parsed.options.push(Found {
-                name: cluster.iter().collect(),
+                name: Name::Number,
                 value: None,
             });
             continue;
@@ -167,21 +216,21 @@ pub(crate) fn parse(
                     Some(Arg::literal(&rest))
                 };
                 parsed.options.push(Found {
-                    name: c.to_string(),
+                    name: Name::Short(c),
                     value,
                 });
                 break;
             }
             if spec.optional.contains(c) {
                 parsed.options.push(Found {
-                    name: c.to_string(),
+                    name: Name::Short(c),
                     value: (!rest.is_empty()).then(|| Arg::literal(&rest)),
                 });
                 break;
             }
             if spec.flags.contains(c) || (spec.any_letter && c.is_ascii_alphabetic()) {
                 parsed.options.push(Found {
-                    name: c.to_string(),
+                    name: Name::Short(c),
                     value: None,
                 });
                 continue;
@@ -250,9 +299,12 @@ mod tests {
         let a = args(&["sudo", "-Eu", "root", "--gr", "g", "--login", "kubectl"]);
         let p = parse("sudo", &SUDO, &a, 1)?;
         assert_eq!(p.next, 6);
-        assert!(p.has("E") && p.has("login"));
-        assert_eq!(p.value("u").and_then(Arg::value).as_deref(), Some("root"));
-        assert_eq!(p.value("group").and_then(Arg::value).as_deref(), Some("g"));
+        assert!(p.has(&[Opt::Short('E')]) && p.has(&[Opt::Long("login")]));
+        assert!(!p.has(&[Opt::Short('l')]), "a letter is not a long option");
+        let user = p.value(&[Opt::Short('u')]).and_then(Arg::value);
+        assert_eq!(user.as_deref(), Some("root"));
+        let group = p.value(&[Opt::Long("group")]).and_then(Arg::value);
+        assert_eq!(group.as_deref(), Some("g"));
         let a = args(&["sudo", "-uroot", "--", "-x"]);
         assert_eq!(parse("sudo", &SUDO, &a, 1)?.next, 3);
         let a = args(&["sudo", "--l", "x"]);
