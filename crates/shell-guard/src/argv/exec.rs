@@ -28,9 +28,6 @@ impl Analyzer<'_> {
         let Some(parsed) = self.options(program, spec, args, 1) else {
             return ControlFlow::Continue(());
         };
-        if program == "torsocks" && parsed.has(&[Opt::Long("shell")]) {
-            return ControlFlow::Continue(());
-        }
         self.after_operands(program, args, parsed.next, operands, ctx)
     }
 
