@@ -257,6 +257,18 @@ pub fn file_identity(metadata: &std::fs::Metadata) -> u64 {
     }
 }
 
+/// `torii-test-probe` (`tests/probe`), the process a check starts when it needs one of its own;
+/// built with the test hooks, so the tests that use it are ignored without them.
+#[cfg(feature = "test-hooks")]
+pub fn probe_exe() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_torii-test-probe"))
+}
+
+#[cfg(not(feature = "test-hooks"))]
+pub fn probe_exe() -> PathBuf {
+    panic!("torii-test-probe is built with --features test-hooks")
+}
+
 /// Seconds since the Unix epoch, now.
 pub fn epoch_now() -> u64 {
     std::time::SystemTime::now()

@@ -15,6 +15,11 @@ use torii::registry::{Provider, Registry, Target};
 
 use crate::common::Root;
 
+// The generator the lease workers use, for this process's own random kills.
+#[path = "../probe/random.rs"]
+mod random;
+use random::{XorShift, seed};
+
 /// Where the fixture's lease state lives, relative to the root.
 pub const STATE: &str = "providers/kubectl/.target-authorizations.yaml";
 
@@ -428,114 +433,18 @@ fn clear_rewrites_a_corrupt_file_and_touches_nothing_else() {
 // ---------------------------------------------------------------------------------------
 // Separate OS processes: a race between two writers, and writers killed with SIGKILL.
 
-/// Selects what [`lease_worker`] does: `<mode> <root> <operations> <log file>`.
-const WORKER_ENV: &str = "TORII_TEST_LEASE_WORKER";
-
+/// A `lease-worker` of `torii-test-probe` (`tests/probe/lease_worker.rs`) on `root`.
 fn spawn_worker(mode: &str, root: &Path, operations: u64, log: &Path) -> Child {
-    Command::new(std::env::current_exe().unwrap())
-        .args([
-            "leases::lease_worker",
-            "--exact",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(
-            WORKER_ENV,
-            format!(
-                "{mode}\n{}\n{operations}\n{}",
-                root.display(),
-                log.display()
-            ),
-        )
+    Command::new(crate::common::probe_exe())
+        .arg("lease-worker")
+        .arg(mode)
+        .arg(root)
+        .arg(operations.to_string())
+        .arg(log)
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .spawn()
         .unwrap()
-}
-
-/// A small deterministic generator; the tests only need variety, not quality.
-struct XorShift(u64);
-
-impl XorShift {
-    fn new(seed: u64) -> Self {
-        Self(seed | 1)
-    }
-
-    fn below(&mut self, bound: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % bound
-    }
-}
-
-/// A new seed per worker, printed so a failing run can be replayed with `TORII_TEST_SEED`.
-fn seed() -> u64 {
-    if let Ok(seed) = std::env::var("TORII_TEST_SEED") {
-        return seed.parse().expect("TORII_TEST_SEED is a number");
-    }
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos();
-    let seed = u64::from(nanos) ^ u64::from(std::process::id()) << 32;
-    eprintln!("lease worker seed: {seed} (TORII_TEST_SEED={seed} replays it)");
-    seed
-}
-
-#[test]
-#[ignore = "helper process of the race and kill tests; idle unless TORII_TEST_LEASE_WORKER is set"]
-fn lease_worker() {
-    let Ok(spec) = std::env::var(WORKER_ENV) else {
-        return;
-    };
-    let fields: Vec<&str> = spec.lines().collect();
-    let [mode, root, operations, log] = fields[..] else {
-        panic!("bad {WORKER_ENV}: {spec:?}");
-    };
-    let operations: u64 = operations.parse().unwrap();
-    let registry = Registry::load(Path::new(root)).unwrap();
-    let provider = kubectl(&registry);
-    let store = LeaseStore::new(provider);
-    let aliases = [target(&registry, "dev"), target(&registry, "hml")];
-    let with_clear = mode != "race";
-    let mut random = XorShift::new(seed());
-    // One line per successful write: `<kind> <resulting revision>`.
-    let mut written = String::new();
-    let mut done = 0;
-    while mode == "forever" || done < operations {
-        done += 1;
-        let now = torii::leases::unix_now().unwrap();
-        let target = aliases[random.below(2) as usize];
-        let result = match random.below(if with_clear { 20 } else { 19 }) {
-            0..=5 => store
-                .activate(target, minutes(30), Activation::Replace, now)
-                .map(|state| ("activate", state)),
-            6..=11 => store
-                .activate(target, minutes(30), Activation::Add, now)
-                .map(|state| ("add", state)),
-            12..=14 => {
-                // A decision taken on what was read, applied only if nothing changed since.
-                let seen = store.read().unwrap();
-                let change = Change::Add(LeaseEntry::grant(target, minutes(5), now));
-                store
-                    .apply(seen.revision(), &change, now)
-                    .map(|state| ("cas", state))
-            }
-            15..=18 => {
-                store.read().unwrap();
-                continue;
-            }
-            _ => store.clear().map(|state| ("clear", state)),
-        };
-        match result {
-            Ok((kind, state)) => written.push_str(&format!("{kind} {}\n", state.revision())),
-            Err(LeaseError::Stale { .. }) => {}
-            Err(error) => panic!("worker write failed: {error}"),
-        }
-    }
-    std::fs::write(log, written).unwrap();
 }
 
 /// The `(kind, revision)` lines both workers logged.
@@ -584,6 +493,7 @@ fn race(mode: &str, operations: u64) -> (Root, Vec<(String, u64)>) {
 }
 
 #[test]
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 fn two_processes_hammering_activate_and_cas_lose_no_update() {
     let (root, writes) = race("race", 1000);
     let final_revision = LeaseStore::new(kubectl(&load(&root)))
@@ -600,6 +510,7 @@ fn two_processes_hammering_activate_and_cas_lose_no_update() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 fn two_processes_racing_with_clear_lose_no_update() {
     let (root, writes) = race("race-with-clear", 1000);
     // Each write's revision is unique; a non-clear write follows the write before it by
@@ -620,6 +531,7 @@ fn two_processes_racing_with_clear_lose_no_update() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 fn kill_9_during_writes_never_leaves_a_partial_file() {
     let root = kubectl_root();
     let registry = load(&root);

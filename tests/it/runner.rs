@@ -2,14 +2,13 @@
 //! resolution, the child's environment, and the `.env` format.
 //!
 //! Some checks need a process of their own (its current directory, `PATH`, location or peak
-//! memory); they run an `#[ignore]`d probe of this same binary in a child process.
+//! memory); they run `torii-test-probe` (`tests/probe`) in a child process.
 
 use std::collections::HashMap;
 use std::error::Error;
 use std::ffi::OsStr;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::Output;
 use std::time::Duration;
 
 use torii::runner::{
@@ -76,45 +75,23 @@ fn chain(error: &dyn Error) -> String {
     text
 }
 
-/// Names the probe a process was started to run: a run of the ignored tests runs every probe
-/// too, and one is idle unless it is the one asked for.
-const PROBE_ENV: &str = "TORII_TEST_PROBE";
-
-/// Whether this process was started to run the probe `name`.
-fn probe_requested(name: &str) -> bool {
-    std::env::var(PROBE_ENV).is_ok_and(|requested| requested == name)
-}
-
-/// Runs one `#[ignore]`d probe of this test binary (or of `exe`) in its own process.
-fn probe(name: &str, exe: Option<&Path>, cwd: &Path, env: &[(&str, &OsStr)]) -> Output {
-    let current = std::env::current_exe().unwrap();
-    let output = std::process::Command::new(exe.unwrap_or(&current))
-        .args([
-            name,
-            "--exact",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
+/// Runs `torii-test-probe <args>` (or a copy of it at `exe`) in `cwd` with `env` added, and
+/// returns what it printed.
+fn probe(args: &[&str], exe: Option<&Path>, cwd: &Path, env: &[(&str, &OsStr)]) -> String {
+    let exe = exe.map_or_else(crate::common::probe_exe, Path::to_path_buf);
+    let output = std::process::Command::new(&exe)
+        .args(args)
         .current_dir(cwd)
-        .env(PROBE_ENV, name)
         .envs(env.iter().copied())
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
-        output.status.success() && stdout.contains("1 passed"),
-        "probe {name} failed:\n{stdout}\n{}",
+        output.status.success(),
+        "probe {args:?} failed:\n{stdout}\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    output
-}
-
-fn probe_line(output: &Output) -> String {
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    // libtest prints `test name ... ` on the same line, before the probe's own output.
-    let line = stdout.lines().find_map(|line| line.split_once("probe: "));
-    line.map(|(_, said)| said.to_string()).unwrap_or_default()
+    stdout.trim().to_string()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -188,41 +165,14 @@ async fn printf_prints_each_item_on_its_own_line() {
 // capture: one budget, UTF-8, memory
 
 #[test]
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 fn two_gib_of_output_is_truncated_in_bounded_memory() {
-    let output = probe("runner::two_gib_probe", None, Path::new("/"), &[]);
-    println!("{}", probe_line(&output));
-}
-
-/// Peak resident memory of this process (`VmHWM`), in KiB.
-fn peak_rss_kib() -> usize {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    let line = status
-        .lines()
-        .find(|line| line.starts_with("VmHWM:"))
-        .unwrap();
-    line.split_whitespace().nth(1).unwrap().parse().unwrap()
-}
-
-#[tokio::test]
-#[ignore = "probe run in a fresh process by two_gib_of_output_is_truncated_in_bounded_memory; idle unless TORII_TEST_PROBE names it"]
-async fn two_gib_probe() {
-    if !probe_requested("runner::two_gib_probe") {
-        return;
-    }
     let max = 4 * MIB;
-    let before = peak_rss_kib();
-    let execution = sh(
-        "head -c 2147483648 /dev/zero & head -c 2147483648 /dev/zero >&2; wait",
-        max,
-    )
-    .await;
-    let growth_kib = peak_rss_kib().saturating_sub(before);
-
-    assert!(execution.truncated);
-    assert_eq!(execution.exit_code, 0);
-    assert_eq!(execution.stdout.len() + execution.stderr.len(), max);
+    let growth_kib: usize = probe(&["two-gib"], None, Path::new("/"), &[])
+        .parse()
+        .unwrap();
     println!(
-        "probe: peak RSS grew by {growth_kib} KiB while keeping {} KiB",
+        "peak RSS grew by {growth_kib} KiB while keeping {} KiB",
         max / 1024
     );
     assert!(
@@ -428,42 +378,16 @@ async fn the_child_inherits_the_environment_minus_removals_plus_the_overlay() {
 /// and the test hooks. None of Torii's own variables reach a provider child; an overlay the
 /// operator wrote may still set one.
 #[test]
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 fn torii_own_variables_never_reach_a_provider_child() {
     // The probe runs in a process whose environment holds Torii's variables.
-    let output = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "runner::torii_env_probe",
-            "--exact",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(PROBE_ENV, "runner::torii_env_probe")
-        .env("TORII_CONFIG_DIR", "/somewhere/secret-root")
-        .env("TORII_TEST_RESPONDER", "/somewhere/script")
-        .env("TORII_ANYTHING", "x")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.contains("1 passed"), "{stdout}");
-    assert_eq!(probe_line(&output), "TORII_FROM_DOTENV");
-}
-
-#[tokio::test]
-#[ignore = "probe run by torii_own_variables_never_reach_a_provider_child with TORII_* set; idle unless TORII_TEST_PROBE names it"]
-async fn torii_env_probe() {
-    if !probe_requested("runner::torii_env_probe") {
-        return;
-    }
-    let mut launch = launch(
-        "/bin/sh",
-        &[
-            "-c",
-            "env | grep '^TORII_' | cut -d= -f1 | sort | tr '\\n' ' '",
-        ],
-    );
-    launch.env_overlay = vec![("TORII_FROM_DOTENV".into(), "kept".into())];
-    println!("probe: {}", run(launch).await.stdout.trim());
+    let env = [
+        ("TORII_CONFIG_DIR", OsStr::new("/somewhere/secret-root")),
+        ("TORII_TEST_RESPONDER", OsStr::new("/somewhere/script")),
+        ("TORII_ANYTHING", OsStr::new("x")),
+    ];
+    let seen = probe(&["torii-env"], None, Path::new("/"), &env);
+    assert_eq!(seen, "TORII_FROM_DOTENV");
 }
 
 #[tokio::test]
@@ -646,6 +570,7 @@ fn default_exclusions_are_the_current_directory_its_tree_and_the_executable_dire
 /// Issue 11, finding 11: `<cwd>/.venv/bin` and `<cwd>/node_modules/.bin` were searched although
 /// the current directory itself was skipped; a file an agent drops there would shadow the CLI.
 #[test]
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 fn path_directories_under_the_current_directory_are_never_searched() {
     let root = Root::new();
     let project = root.outside().join("project");
@@ -658,18 +583,18 @@ fn path_directories_under_the_current_directory_are_never_searched() {
         &root.outside().join("x"),
     );
     let path = format!("{}:{}:{}", venv.display(), node.display(), good.display());
-    let output = probe("runner::resolve_probe", None, &project, &[probe_env(&path)]);
-    assert_eq!(probe_line(&output), "ran good");
+    let output = probe(&["resolve", FAKE], None, &project, &[probe_env(&path)]);
+    assert_eq!(output, "ran good");
     assert!(!marker.exists());
 
     // Started in `/`, a server still finds CLIs anywhere on PATH.
     let output = probe(
-        "runner::resolve_probe",
+        &["resolve", FAKE],
         None,
         Path::new("/"),
         &[probe_env(&path)],
     );
-    assert_eq!(probe_line(&output), "ran shadow");
+    assert_eq!(output, "ran shadow");
 }
 
 /// A directory `dir` (created) holding `FAKE`, which prints `label` and creates `marker`.
@@ -686,6 +611,7 @@ fn fake_dir_at(dir: &Path, label: &str, marker: &Path) -> PathBuf {
 }
 
 #[test]
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 fn the_current_directory_is_never_searched_whatever_path_says() {
     let root = Root::new();
     let marker = root.path().join("shadow-ran");
@@ -694,50 +620,46 @@ fn the_current_directory_is_never_searched_whatever_path_says() {
     let empty_dot_cwd = format!("::.:./:{}", cwd.display());
 
     let path = format!("{empty_dot_cwd}:{}", good.display());
-    let output = probe("runner::resolve_probe", None, &cwd, &[probe_env(&path)]);
-    assert_eq!(probe_line(&output), "ran good");
+    let output = probe(&["resolve", FAKE], None, &cwd, &[probe_env(&path)]);
+    assert_eq!(output, "ran good");
 
-    let output = probe(
-        "runner::resolve_probe",
-        None,
-        &cwd,
-        &[probe_env(&empty_dot_cwd)],
-    );
+    let output = probe(&["resolve", FAKE], None, &cwd, &[probe_env(&empty_dot_cwd)]);
     assert_eq!(
-        probe_line(&output),
+        output,
         format!("could not find the executable `{FAKE}` in PATH")
     );
     assert!(!marker.exists());
 }
 
 #[test]
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 fn the_directory_of_the_running_binary_is_never_searched() {
-    // A hard link of this test binary, next to a shadowing fake, stands in for `torii`.
+    // A hard link of the probe, next to a shadowing fake, stands in for `torii`.
     let root = Root::new();
     let marker = root.path().join("shadow-ran");
     let own_dir = fake_dir(&root, "bin", "shadow", Some(&marker));
     let good = fake_dir(&root, "good", "good", None);
     let exe = own_dir.join("torii-standin");
-    std::fs::hard_link(std::env::current_exe().unwrap(), &exe).unwrap();
+    std::fs::hard_link(crate::common::probe_exe(), &exe).unwrap();
 
     let path = format!("{}:{}", own_dir.display(), good.display());
     let output = probe(
-        "runner::resolve_probe",
+        &["resolve", FAKE],
         Some(&exe),
         Path::new("/"),
         &[probe_env(&path)],
     );
-    assert_eq!(probe_line(&output), "ran good");
+    assert_eq!(output, "ran good");
 
     let path = own_dir.display().to_string();
     let output = probe(
-        "runner::resolve_probe",
+        &["resolve", FAKE],
         Some(&exe),
         Path::new("/"),
         &[probe_env(&path)],
     );
     assert_eq!(
-        probe_line(&output),
+        output,
         format!("could not find the executable `{FAKE}` in PATH")
     );
     assert!(!marker.exists());
@@ -745,21 +667,6 @@ fn the_directory_of_the_running_binary_is_never_searched() {
 
 fn probe_env(path: &str) -> (&'static str, &OsStr) {
     ("PATH", OsStr::new(path))
-}
-
-#[tokio::test]
-#[ignore = "probe run with a chosen current directory, PATH and executable by the resolution tests; idle unless TORII_TEST_PROBE names it"]
-async fn resolve_probe() {
-    if !probe_requested("runner::resolve_probe") {
-        return;
-    }
-    match runner::resolve(FAKE) {
-        Ok(program) => println!(
-            "probe: ran {}",
-            run(launch(program, &[])).await.stdout.trim()
-        ),
-        Err(error) => println!("probe: {error}"),
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
