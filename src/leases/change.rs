@@ -68,15 +68,7 @@ mod tests {
 
     use super::*;
 
-    const DIGEST: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
-
-    fn entry(alias: &str, expires_at: u64) -> LeaseEntry {
-        LeaseEntry {
-            alias: alias.into(),
-            binding_sha256: DIGEST.into(),
-            expires_at,
-        }
-    }
+    use crate::leases::state::test_entries::entry;
 
     fn state(revision: u64, entries: Vec<LeaseEntry>) -> LeaseState {
         LeaseState::new(Path::new("/p/targets"), revision, entries)

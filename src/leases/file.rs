@@ -142,15 +142,7 @@ pub(super) fn encode(revision: u64, entries: &[LeaseEntry]) -> String {
 mod tests {
     use super::*;
 
-    const DIGEST: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
-
-    fn entry(alias: &str, expires_at: u64) -> LeaseEntry {
-        LeaseEntry {
-            alias: alias.into(),
-            binding_sha256: DIGEST.into(),
-            expires_at,
-        }
-    }
+    use crate::leases::state::test_entries::{DIGEST, entry};
 
     #[test]
     fn round_trips() {

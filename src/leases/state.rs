@@ -174,6 +174,25 @@ fn status(entry: &LeaseEntry, loaded: &str, on_disk: Option<&str>, now: u64) -> 
     }
 }
 
+/// Entries for the tests of the lease files and changes.
+#[cfg(test)]
+pub(super) mod test_entries {
+    use super::LeaseEntry;
+
+    /// A well-formed binding digest.
+    pub(in crate::leases) const DIGEST: &str =
+        "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+    /// A lease on `alias` bound to [`DIGEST`], ending at `expires_at`.
+    pub(in crate::leases) fn entry(alias: &str, expires_at: u64) -> LeaseEntry {
+        LeaseEntry {
+            alias: alias.into(),
+            binding_sha256: DIGEST.into(),
+            expires_at,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -38,6 +38,9 @@ pub use operation::{
 };
 pub use wire::{Answer, PROTOCOL_VERSION, Request};
 
+#[cfg(test)]
+pub(crate) use operation::test_request;
+
 /// The hidden subcommand the server runs for a window (see `crate::window_process`).
 pub const SUBCOMMAND: &str = "__prompt";
 

@@ -122,19 +122,23 @@ pub fn oldest_grant_remaining_secs(grants: &jasper::Grants, now_epoch_secs: u64)
         .min()
 }
 
+/// An `aws` request for `args` (2-minute default grants), for the tests of the request and of
+/// the window.
+#[cfg(test)]
+pub(crate) fn test_request(args: &[&str], oldest: Option<u64>) -> OperationRequest {
+    OperationRequest {
+        tool: "aws".into(),
+        target: None,
+        args: args.iter().map(|arg| arg.to_string()).collect(),
+        default_grant_minutes: 2,
+        oldest_grant_remaining_secs: oldest,
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::test_request as request;
     use super::*;
-
-    fn request(args: &[&str], oldest: Option<u64>) -> OperationRequest {
-        OperationRequest {
-            tool: "aws".into(),
-            target: None,
-            args: args.iter().map(|arg| arg.to_string()).collect(),
-            default_grant_minutes: 2,
-            oldest_grant_remaining_secs: oldest,
-        }
-    }
 
     fn temporary(scope: GrantScope, duration_secs: u64) -> OperationAnswer {
         OperationAnswer::Temporary {

@@ -398,40 +398,9 @@ impl Scanner {
         i
     }
 
-    /// Text in which only `$`, backquotes and `\` are special.
+    /// Text in which only `$`, backquotes and `\` are special, to the end.
     fn text(&mut self, out: &mut Vec<Piece>, d: usize) -> Result<(), GuardError> {
-        if d > MAX_WORD_DEPTH {
-            return Err(too_deep());
-        }
-        let mut i = 0;
-        while let Some(c) = self.at(i) {
-            i = match c {
-                '\\' => match self.at(i + 1) {
-                    Some('\n') => i + 2,
-                    Some(next @ ('$' | '`' | '\\')) => {
-                        out.push(Piece::Char {
-                            c: next,
-                            quoted: true,
-                        });
-                        i + 2
-                    }
-                    _ => {
-                        out.push(Piece::Char {
-                            c: '\\',
-                            quoted: true,
-                        });
-                        i + 1
-                    }
-                },
-                '$' => self.dollar(i, out, true, false, d + 1)?,
-                '`' => self.backquote(i, out, true, d + 1)?,
-                c => {
-                    out.push(Piece::Char { c, quoted: true });
-                    i + 1
-                }
-            };
-        }
-        Ok(())
+        self.quoted(0, out, d, None).map(|_| ())
     }
 
     /// The index of the `'` closing a single-quoted string that starts at `from`.
@@ -443,19 +412,35 @@ impl Scanner {
 
     /// A double-quoted string whose content starts at `from`; returns the index after it.
     fn dquote(&mut self, from: usize, out: &mut Vec<Piece>, d: usize) -> Result<usize, GuardError> {
+        self.quoted(from, out, d, Some('"'))
+    }
+
+    /// Text from `from` in which only `$`, backquotes and `\` are special (and `closing`, which
+    /// ends it and which a backslash escapes); returns the index after it. Without `closing` it
+    /// runs to the end (a here-document body).
+    fn quoted(
+        &mut self,
+        from: usize,
+        out: &mut Vec<Piece>,
+        d: usize,
+        closing: Option<char>,
+    ) -> Result<usize, GuardError> {
         if d > MAX_WORD_DEPTH {
             return Err(too_deep());
         }
         let mut i = from;
         loop {
             let Some(c) = self.at(i) else {
-                return Err(unterminated("double quote"));
+                return match closing {
+                    Some(_) => Err(unterminated("double quote")),
+                    None => Ok(i),
+                };
             };
             i = match c {
-                '"' => return Ok(i + 1),
+                c if Some(c) == closing => return Ok(i + 1),
                 '\\' => match self.at(i + 1) {
                     Some('\n') => i + 2,
-                    Some(next @ ('$' | '`' | '"' | '\\')) => {
+                    Some(next) if matches!(next, '$' | '`' | '\\') || Some(next) == closing => {
                         out.push(Piece::Char {
                             c: next,
                             quoted: true,

@@ -433,15 +433,7 @@ impl OperationState {
 mod tests {
     use super::*;
 
-    fn request(args: &[&str], oldest: Option<u64>) -> OperationRequest {
-        OperationRequest {
-            tool: "aws".into(),
-            target: None,
-            args: args.iter().map(|arg| arg.to_string()).collect(),
-            default_grant_minutes: 2,
-            oldest_grant_remaining_secs: oldest,
-        }
-    }
+    use crate::prompt::test_request as request;
 
     fn strings(args: &[&str]) -> Vec<String> {
         args.iter().map(|arg| arg.to_string()).collect()
