@@ -38,7 +38,8 @@ pub use operation::{
 };
 pub use wire::{Answer, PROTOCOL_VERSION, Request};
 
-#[cfg(test)]
+// The window's tests build their requests as the protocol's tests do.
+#[cfg(all(test, feature = "gui"))]
 pub(crate) use operation::test_request;
 
 /// The hidden subcommand the server runs for a window (see `crate::window_process`).

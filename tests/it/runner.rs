@@ -18,7 +18,10 @@ use torii::runner::{
 
 use crate::common::Root;
 
-const MIB: usize = 1024 * 1024;
+// The child the probe starts too.
+#[path = "../probe/child.rs"]
+mod child;
+use child::{MIB, launch, run};
 
 // ---------------------------------------------------------------------------------------------
 // helpers
@@ -30,23 +33,6 @@ fn script(root: &Root, relative: &str, body: &str) -> PathBuf {
     path
 }
 
-fn launch(program: impl Into<PathBuf>, args: &[&str]) -> Launch {
-    Launch {
-        program: program.into(),
-        args: args.iter().map(|arg| arg.to_string()).collect(),
-        env_overlay: Vec::new(),
-        env_remove: Vec::new(),
-        max_output_bytes: MIB,
-        // These tests are about the runner; confinement has its own (`confinement.rs`).
-        confinement: torii::confine::Confinement::new(
-            Path::new("/nonexistent/torii-root"),
-            torii::confine::Mode::BestEffort,
-            &[],
-        ),
-        timeout: None,
-    }
-}
-
 /// Runs `sh -c code` (a shell in the test, never in the runner) with an output budget.
 async fn sh(code: &str, max_output_bytes: usize) -> Execution {
     let launch = Launch {
@@ -54,14 +40,6 @@ async fn sh(code: &str, max_output_bytes: usize) -> Execution {
         ..launch("/bin/sh", &["-c", code])
     };
     run(launch).await
-}
-
-/// `runner::run` with a deadline, so a capture that deadlocks fails instead of hanging.
-async fn run(launch: Launch) -> Execution {
-    tokio::time::timeout(Duration::from_secs(60), runner::run(launch))
-        .await
-        .expect("the child finished in time")
-        .unwrap()
 }
 
 /// The error and its causes, as a user would read them.

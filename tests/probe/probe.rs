@@ -17,16 +17,16 @@
 // A test helper: its output is for the test that reads it, and a failure should stop it loudly.
 #![allow(clippy::print_stdout, clippy::unwrap_used, clippy::expect_used)]
 
+mod child;
 mod lease_worker;
 mod random;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
-use std::time::Duration;
 
-use torii::runner::{self, Execution, Launch};
+use torii::runner::{self, Launch};
 
-const MIB: usize = 1024 * 1024;
+use child::{MIB, launch, run};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -105,28 +105,4 @@ async fn resolve(program: &str) {
         Ok(path) => println!("ran {}", run(launch(path, &[])).await.stdout.trim()),
         Err(error) => println!("{error}"),
     }
-}
-
-fn launch(program: impl Into<PathBuf>, args: &[&str]) -> Launch {
-    Launch {
-        program: program.into(),
-        args: args.iter().map(|arg| arg.to_string()).collect(),
-        env_overlay: Vec::new(),
-        env_remove: Vec::new(),
-        max_output_bytes: MIB,
-        confinement: torii::confine::Confinement::new(
-            Path::new("/nonexistent/torii-root"),
-            torii::confine::Mode::BestEffort,
-            &[],
-        ),
-        timeout: None,
-    }
-}
-
-/// `runner::run` with a deadline, so a capture that deadlocks fails instead of hanging.
-async fn run(launch: Launch) -> Execution {
-    tokio::time::timeout(Duration::from_secs(60), runner::run(launch))
-        .await
-        .expect("the child finished in time")
-        .unwrap()
 }
