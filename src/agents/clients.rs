@@ -516,6 +516,45 @@ pub fn entry_exe(entry: &Value) -> Option<PathBuf> {
     exe.as_str().map(PathBuf::from)
 }
 
+/// The executable a hook Torii wrote runs: the first word of the `command` found in `value`
+/// (the hook's JSON, in whichever shape its client has), unquoted as [`shell_quote`] quoted it.
+pub fn hook_exe(value: &Value) -> Option<PathBuf> {
+    match value {
+        Value::Object(members) => match members.get("command") {
+            Some(Value::String(command)) => Some(PathBuf::from(first_word(command))),
+            _ => members.values().find_map(hook_exe),
+        },
+        Value::Array(items) => items.iter().find_map(hook_exe),
+        _ => None,
+    }
+}
+
+/// The first word of a command line written by [`Pinned::hook_command`]: plain, `"…"`
+/// (Windows), or `'…'` with `'\''` for a quote inside.
+fn first_word(command: &str) -> String {
+    if let Some(rest) = command.strip_prefix('"') {
+        return rest.split('"').next().unwrap_or_default().to_string();
+    }
+    let Some(mut rest) = command.strip_prefix('\'') else {
+        return command.split(' ').next().unwrap_or_default().to_string();
+    };
+    let mut word = String::new();
+    loop {
+        let Some((part, after)) = rest.split_once('\'') else {
+            word.push_str(rest);
+            return word;
+        };
+        word.push_str(part);
+        match after.strip_prefix("\\''") {
+            Some(more) => {
+                word.push('\'');
+                rest = more;
+            }
+            None => return word,
+        }
+    }
+}
+
 /// Quotes a word for the shell that runs hook commands (`sh -c` on Unix).
 pub fn shell_quote(word: &str) -> String {
     let plain = !word.is_empty()
@@ -847,6 +886,27 @@ mod tests {
                 "trusted_hash"
             ]))
         );
+    }
+
+    #[test]
+    fn the_hook_s_executable_is_read_back_from_every_shape() {
+        for exe in [
+            "/opt/torii/bin/torii",
+            "/opt/my tools/torii",
+            "/home/it's/torii",
+        ] {
+            let pinned = Pinned {
+                exe: PathBuf::from(exe),
+                root: PathBuf::from("/home/u/.config/torii"),
+            };
+            for agent in [Agent::Claude, Agent::Cursor, Agent::Antigravity] {
+                let placements = hook_placements(agent, &at(&[]), &pinned).unwrap().unwrap();
+                let found = placements
+                    .iter()
+                    .find_map(|placement| hook_exe(&placement.value));
+                assert_eq!(found, Some(PathBuf::from(exe)), "{agent:?}");
+            }
+        }
     }
 
     #[cfg(unix)]

@@ -180,10 +180,12 @@ fn shell(command: &str, cwd: &Path, context: &Context) -> HookAnswer {
                 .to_string(),
         );
     };
-    let guard = context.executables.iter().fold(
-        shell_guard::Guard::new(registry.iter().map(|p| p.config().command.clone())),
-        |guard, name| guard.gated(name, super::human_only::blocked),
-    );
+    let guard = context
+        .executables
+        .iter()
+        .fold(super::blocked::guard(&registry), |guard, name| {
+            guard.gated(name, super::human_only::blocked)
+        });
     let inspection = guard.inspect(shell_guard::Shell::Posix, command);
     match inspection.verdict {
         Ok(Some(hit)) if is_torii(&hit, context) => deny(human_only_denied()),

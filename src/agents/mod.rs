@@ -3,6 +3,7 @@
 //!
 //! Human control plane only: nothing here is an MCP tool.
 
+pub mod blocked;
 mod client_file;
 pub mod clients;
 mod document;

@@ -173,6 +173,7 @@ fn install(
     }
     if hook {
         console::progress(&crate::tr!("cli-agent-hook-note"));
+        say_what_the_hook_blocks(agent, root);
         if agent == Agent::Codex {
             console::progress(&crate::tr!("cli-agent-codex-trust"));
         }
@@ -198,6 +199,31 @@ fn status(agent: Agent, at: &Locations, root: &ConfigRoot) -> Result<(), CliErro
     }
     if let Some(coverage) = agents::hook::coverage(agent) {
         console::data(&format!("{:<5}  {coverage}", "guard"));
+        if let Ok(registry) = crate::registry::Registry::load(root.dir()) {
+            let (blocks, work) = agents::blocked::describe(agent, &registry);
+            console::data(&format!("{:<5}  {blocks}", "block"));
+            if let Some(work) = work {
+                console::data(&format!("{:<5}  {work}", "note"));
+            }
+        }
     }
     Ok(())
+}
+
+/// The programs the hook will block in `agent`'s shell, and a warning for those agents need
+/// for their own work (the human chooses: keep the provider, or the hook).
+fn say_what_the_hook_blocks(agent: Agent, root: &ConfigRoot) {
+    match crate::registry::Registry::load(root.dir()) {
+        Ok(registry) => {
+            let (blocks, work) = agents::blocked::describe(agent, &registry);
+            console::progress(&format!("{}: {blocks}", agent.name()));
+            if let Some(work) = work {
+                console::progress(&format!("{}: {work}", agent.name()));
+            }
+        }
+        Err(error) => console::progress(&crate::tr!(
+            "cli-agent-hook-no-registry",
+            reason = crate::errors::chain(&error)
+        )),
+    }
 }

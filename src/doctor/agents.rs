@@ -11,6 +11,8 @@ pub fn check(subject: &Subject<'_>) -> Vec<Finding> {
         exe: subject.exe.to_path_buf(),
         root: root.to_path_buf(),
     };
+    // Only for what the hook blocks: the providers' own findings say why one does not load.
+    let registry = crate::registry::Registry::load(root).ok();
     let mut findings = Vec::new();
     let mut installed = 0;
     for agent in Agent::ALL {
@@ -27,11 +29,16 @@ pub fn check(subject: &Subject<'_>) -> Vec<Finding> {
         };
         installed += 1;
         match agents::status(agent, root, &at, &pinned) {
-            Ok(lines) => findings.extend(
-                lines
-                    .iter()
-                    .filter_map(|line| judge(agent, &state, &pinned, line)),
-            ),
+            Ok(lines) => {
+                findings.extend(
+                    lines
+                        .iter()
+                        .filter_map(|line| judge(agent, &state, &pinned, line)),
+                );
+                if let (false, Some(registry)) = (state.hook.is_empty(), &registry) {
+                    findings.push(reach(agent, registry));
+                }
+            }
             Err(error) => findings.push(Finding::problem(
                 format!("{}: {}", agent.name(), crate::errors::chain(&error)),
                 crate::tr!("doctor-agent-fix-file", agent = agent.name()),
@@ -105,6 +112,17 @@ fn judge(agent: Agent, state: &AgentState, pinned: &Pinned, line: &StatusLine) -
             crate::tr!("doctor-agent-no-hook", name = name),
             install(true),
         ),
+        // Checked before anything else about the hook: a client whose hook command cannot
+        // start runs no hook at all, whatever the file still says.
+        ("hook", _) if let Some(exe) = missing_hook_exe(state) => Finding::problem(
+            crate::tr!(
+                "doctor-agent-hook-exe-gone",
+                name = name,
+                file = file,
+                exe = exe.display().to_string()
+            ),
+            install(true),
+        ),
         ("hook", Standing::Managed) => {
             let mut text = crate::tr!("doctor-agent-hook", name = name, file = file);
             if let Some(coverage) = agents::hook::coverage(agent) {
@@ -133,6 +151,29 @@ fn judge(agent: Agent, state: &AgentState, pinned: &Pinned, line: &StatusLine) -
             format!("torii agent status {name}"),
         ),
     })
+}
+
+/// What `agent`'s hook blocks in its shell: fine, or a warning when agents commonly need one
+/// of those programs for their own work (the human may keep it that way).
+fn reach(agent: Agent, registry: &crate::registry::Registry) -> Finding {
+    let (blocks, work) = agents::blocked::describe(agent, registry);
+    let blocks = format!("{}: {blocks}", agent.name());
+    match work {
+        Some(work) => Finding::warning(
+            format!("{blocks}. {work}"),
+            crate::tr!("agent-hook-agent-work-fix"),
+        ),
+        None => Finding::ok(blocks),
+    }
+}
+
+/// The executable the recorded hook runs, when it no longer exists.
+fn missing_hook_exe(state: &AgentState) -> Option<std::path::PathBuf> {
+    state
+        .hook
+        .iter()
+        .find_map(|managed| agents::clients::hook_exe(&managed.value))
+        .filter(|exe| !exe.is_file())
 }
 
 /// An entry that starts this executable: fine, unless this is a cargo build.

@@ -572,6 +572,74 @@ fn the_hook_denies_provider_executables_in_each_clients_format() {
     );
 }
 
+/// Issue 35: the official `kubeconfig` package runs `true`, and the hook blocked `true` and
+/// every `… || true` line. A placeholder runs nothing and is not a protected program.
+#[test]
+fn the_official_kubectl_recipe_leaves_true_and_git_to_the_agent_s_shell() {
+    let setup = Setup::new();
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/providers");
+    for package in ["kubectl", "kubeconfig"] {
+        let read = |file: &str| std::fs::read_to_string(examples.join(package).join(file)).unwrap();
+        install_provider(
+            &setup.root,
+            package,
+            &read("provider.yaml"),
+            &read("rules.yaml"),
+        );
+    }
+    for line in [
+        "true",
+        "make test || true",
+        "git status",
+        "/bin/true && echo ok",
+    ] {
+        assert_eq!(
+            run_hook(&setup, "claude", &bash(line)),
+            (String::new(), 0),
+            "{line}"
+        );
+    }
+    let (out, _) = run_hook(&setup, "claude", &bash("kubectl get pods || true"));
+    assert!(out.contains("MCP tool `kubectl`"), "{out}");
+
+    let output = setup.ok(&["agent", "install", "claude", "--hook"]);
+    let said = stderr(&output);
+    assert!(
+        said.contains("claude: in the agent's shell the hook blocks kubectl:"),
+        "{said}"
+    );
+    assert!(!said.contains("for their own work"), "{said}");
+}
+
+/// Issue 35: a provider for `git` (the demo's) silently blocked git in the agent's shell once
+/// the hook was installed; install now says so, and status shows it.
+#[test]
+fn installing_the_hook_says_what_it_blocks_and_warns_for_git() {
+    let setup = Setup::new();
+    install_provider(
+        &setup.root,
+        "git",
+        &simple_provider("git", ""),
+        "deny: []\naccept: []\n",
+    );
+    let output = setup.ok(&["agent", "install", "claude", "--hook"]);
+    let said = stderr(&output);
+    assert!(said.contains("the hook blocks git:"), "{said}");
+    assert!(
+        said.contains("agents commonly run git for their own work"),
+        "{said}"
+    );
+    let status = String::from_utf8(setup.ok(&["agent", "status", "claude"]).stdout).unwrap();
+    assert!(
+        status.contains("block  in the agent's shell the hook blocks git"),
+        "{status}"
+    );
+    assert!(
+        status.contains("note   agents commonly run git"),
+        "{status}"
+    );
+}
+
 #[test]
 fn the_hook_fails_closed() {
     let setup = Setup::new();

@@ -287,6 +287,85 @@ fn an_entry_that_starts_a_binary_gone_since_is_a_problem() {
     );
 }
 
+/// Issue 35: when the torii a hook runs is deleted, the client runs no hook and the agent's
+/// shell reaches providers' programs freely; doctor only warned, naming "another torii".
+#[test]
+fn a_hook_whose_torii_is_gone_is_a_problem() {
+    let setup = Healthy::new();
+    let copy = setup.root.outside().join("old/torii");
+    std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+    std::fs::hard_link(assert_cmd::cargo::cargo_bin("torii"), &copy).unwrap();
+    let output = std::process::Command::new(&copy)
+        .args(["agent", "install", "claude", "--hook"])
+        .env("TORII_CONFIG_DIR", setup.root.path())
+        .env("HOME", &setup.home)
+        .env("CLAUDE_CONFIG_DIR", setup.home.join(".claude"))
+        .current_dir(setup.root.work())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    setup.lock_down();
+    std::fs::remove_file(&copy).unwrap();
+
+    let (code, report) = setup.doctor();
+    assert_eq!(code, 1, "{report}");
+    assert!(
+        has(
+            &report,
+            "problem",
+            &format!(
+                "the shell hook in {} runs {}, which does not exist: the client runs no hook",
+                setup.home.join(".claude/settings.json").display(),
+                copy.display()
+            )
+        ),
+        "{report}"
+    );
+    assert!(
+        report.contains("fix: torii agent install claude --hook"),
+        "{report}"
+    );
+    assert!(!has(&report, "warning", "runs another torii"), "{report}");
+}
+
+/// Issue 35: the hook's reach is said, and a program agents need for their own work is a
+/// warning the human can weigh (here a `git` provider, as in the demo).
+#[test]
+fn doctor_names_what_the_hook_blocks_and_warns_for_git() {
+    let setup = Healthy::new();
+    setup.install_agent(&["install", "claude", "--hook"]);
+    let (_, report) = setup.doctor();
+    assert!(
+        has(
+            &report,
+            "ok",
+            "claude: in the agent's shell the hook blocks gitx"
+        ),
+        "{report}"
+    );
+    assert!(!has(&report, "warning", "for their own work"), "{report}");
+
+    install_provider(&setup.root, "git", &simple_provider("git", ""), RULES);
+    setup.lock_down();
+    let (_, report) = setup.doctor();
+    assert!(
+        has(
+            &report,
+            "warning",
+            "claude: in the agent's shell the hook blocks git, gitx"
+        ),
+        "{report}"
+    );
+    assert!(
+        has(
+            &report,
+            "warning",
+            "agents commonly run git for their own work"
+        ),
+        "{report}"
+    );
+}
+
 #[test]
 fn a_removed_hook_and_an_untrusted_codex_hook_are_problems() {
     let setup = Healthy::new();
