@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::document::{KeyPath, Syntax};
+use crate::prompt::NO_GUI_ENV;
 
 /// A client Torii can be installed into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -84,6 +85,9 @@ pub struct Facts {
     mcp_key: &'static [&'static str],
     /// The `torii` entry, from this executable and the environment that pins the config root.
     mcp_entry: fn(String, Value) -> Value,
+    /// The entry's member that lets the client run the server's tools without asking first,
+    /// for a client that asks otherwise (`agent install --trust`).
+    pub trust_member: Option<&'static str>,
     /// The client's event before a tool runs, for the five that have one.
     pub hook: Option<Hook>,
     /// The client does not speak MCP itself: an extension the human installs reads the file.
@@ -166,6 +170,7 @@ pub const FACTS: [Facts; 9] = [
         // Codex asks before every MCP tool call, and its non-interactive mode has nobody to
         // ask; Torii's policy is the gate for these calls.
         mcp_entry: |exe, env| json!({"command": exe, "args": [], "env": env, "default_tools_approval_mode": "approve"}),
+        trust_member: None,
         hook: Some(Hook {
             event: "PreToolUse",
             file: (CODEX_HOME, "hooks.json"),
@@ -186,6 +191,7 @@ pub const FACTS: [Facts; 9] = [
         mcp_syntax: Syntax::Json,
         mcp_key: &["mcpServers", "torii"],
         mcp_entry: |exe, env| json!({"type": "stdio", "command": exe, "args": [], "env": env}),
+        trust_member: None,
         hook: Some(Hook {
             event: "PreToolUse",
             file: (CLAUDE_HOME, "settings.json"),
@@ -205,6 +211,7 @@ pub const FACTS: [Facts; 9] = [
         mcp_syntax: Syntax::Json,
         mcp_key: &["mcpServers", "torii"],
         mcp_entry: |exe, env| json!({"command": exe, "args": [], "env": env}),
+        trust_member: Some("trust"),
         hook: Some(Hook {
             event: "BeforeTool",
             file: (GEMINI_HOME, "settings.json"),
@@ -225,6 +232,7 @@ pub const FACTS: [Facts; 9] = [
         mcp_syntax: Syntax::Json,
         mcp_key: &["mcpServers", "torii"],
         mcp_entry: |exe, env| json!({"type": "stdio", "command": exe, "args": [], "env": env}),
+        trust_member: None,
         hook: Some(Hook {
             event: "beforeShellExecution",
             file: (CURSOR_HOME, "hooks.json"),
@@ -244,6 +252,7 @@ pub const FACTS: [Facts; 9] = [
         mcp_syntax: Syntax::Json,
         mcp_key: &["mcpServers", "torii"],
         mcp_entry: |exe, env| json!({"command": exe, "args": [], "env": env}),
+        trust_member: None,
         hook: Some(Hook {
             event: "PreToolUse",
             file: (ANTIGRAVITY_HOME, "hooks.json"),
@@ -263,6 +272,7 @@ pub const FACTS: [Facts; 9] = [
         mcp_syntax: Syntax::Json,
         mcp_key: &["mcp", "torii"],
         mcp_entry: |exe, env| json!({"type": "local", "command": [exe], "environment": env, "enabled": true}),
+        trust_member: None,
         hook: None,
         needs_extension: false,
     },
@@ -274,6 +284,7 @@ pub const FACTS: [Facts; 9] = [
         mcp_syntax: Syntax::Json,
         mcp_key: &["servers", "torii"],
         mcp_entry: |exe, env| json!({"type": "stdio", "command": exe, "args": [], "env": env}),
+        trust_member: None,
         hook: None,
         needs_extension: false,
     },
@@ -289,6 +300,7 @@ pub const FACTS: [Facts; 9] = [
         mcp_syntax: Syntax::Json,
         mcp_key: &["mcpServers", "torii"],
         mcp_entry: |exe, env| json!({"type": "local", "command": exe, "args": [], "env": env, "tools": ["*"]}),
+        trust_member: None,
         hook: None,
         needs_extension: false,
     },
@@ -303,6 +315,7 @@ pub const FACTS: [Facts; 9] = [
         mcp_syntax: Syntax::Json,
         mcp_key: &["mcpServers", "torii"],
         mcp_entry: |exe, env| json!({"command": exe, "args": [], "env": env}),
+        trust_member: None,
         hook: None,
         needs_extension: true,
     },
@@ -575,19 +588,83 @@ fn keys(path: &[&str]) -> KeyPath {
     path.iter().map(|key| key.to_string()).collect()
 }
 
-/// The `torii` MCP server entry for `agent`.
+/// What the human asked `agent install` to add to the server entry, beyond what pins it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EntryOptions {
+    /// The client runs Torii's tools without asking first ([`Facts::trust_member`]): Torii's
+    /// policy is the gate.
+    pub trust: bool,
+    /// The server runs headless (`TORII_NO_GUI=1`): no window opens, and what no rule decides
+    /// is denied.
+    pub headless: bool,
+}
+
+/// The entry's members that hold its environment (`environment` in opencode).
+const ENV_MEMBERS: [&str; 2] = ["env", "environment"];
+
+impl EntryOptions {
+    /// The options `entry` carries, written by `agent install` or added by hand as the docs
+    /// once said.
+    pub fn found_in(entry: &Value) -> Self {
+        let trust = FACTS
+            .iter()
+            .filter_map(|facts| facts.trust_member)
+            .any(|member| entry.get(member) == Some(&Value::Bool(true)));
+        let headless = ENV_MEMBERS.iter().any(|member| {
+            entry.get(member).and_then(|env| env.get(NO_GUI_ENV)) == Some(&json!("1"))
+        });
+        Self { trust, headless }
+    }
+
+    pub fn union(self, other: Self) -> Self {
+        Self {
+            trust: self.trust || other.trust,
+            headless: self.headless || other.headless,
+        }
+    }
+}
+
+/// `entry` without the options: two entries that differ only there are the same entry, so an
+/// option never makes Torii's own entry look changed by someone else.
+pub fn without_options(entry: &Value) -> Value {
+    let mut plain = entry.clone();
+    if let Value::Object(members) = &mut plain {
+        for member in FACTS.iter().filter_map(|facts| facts.trust_member) {
+            members.remove(member);
+        }
+        for member in ENV_MEMBERS {
+            if let Some(Value::Object(env)) = members.get_mut(member) {
+                env.remove(NO_GUI_ENV);
+            }
+        }
+    }
+    plain
+}
+
+/// The `torii` MCP server entry for `agent`, with `options`.
 pub fn mcp_placement(
     agent: Agent,
     at: &Locations,
     pinned: &Pinned,
+    options: EntryOptions,
 ) -> Result<Placement, LocationError> {
     let facts = agent.facts();
+    let mut env = pinned.env();
+    if options.headless {
+        env[NO_GUI_ENV] = json!("1");
+    }
+    let mut value = (facts.mcp_entry)(pinned.exe(), env);
+    if let (true, Some(member), Value::Object(members)) =
+        (options.trust, facts.trust_member, &mut value)
+    {
+        members.insert(member.to_string(), Value::Bool(true));
+    }
     Ok(Placement {
         keep_while: None,
         file: at.file(facts.mcp_file)?,
         syntax: facts.mcp_syntax,
         place: Place::Member(keys(facts.mcp_key)),
-        value: (facts.mcp_entry)(pinned.exe(), pinned.env()),
+        value,
     })
 }
 
@@ -776,12 +853,13 @@ mod tests {
             (Agent::Pi, "/home/u/.pi/agent/mcp.json"),
         ];
         for (agent, file) in cases {
-            let placement = mcp_placement(agent, &at(&[]), &pinned()).unwrap();
+            let placement =
+                mcp_placement(agent, &at(&[]), &pinned(), EntryOptions::default()).unwrap();
             assert_eq!(placement.file, PathBuf::from(file), "{agent:?}");
         }
         #[cfg(target_os = "linux")]
         assert_eq!(
-            mcp_placement(Agent::Copilot, &at(&[]), &pinned())
+            mcp_placement(Agent::Copilot, &at(&[]), &pinned(), EntryOptions::default())
                 .unwrap()
                 .file,
             PathBuf::from("/home/u/.config/Code/User/mcp.json")
@@ -811,7 +889,8 @@ mod tests {
             (Agent::Pi, "/pi/mcp.json"),
         ];
         for (agent, file) in cases {
-            let placement = mcp_placement(agent, &at(&vars), &pinned()).unwrap();
+            let placement =
+                mcp_placement(agent, &at(&vars), &pinned(), EntryOptions::default()).unwrap();
             assert_eq!(placement.file, PathBuf::from(file), "{agent:?}");
         }
         let hook = hook_placements(Agent::Claude, &at(&vars), &pinned())

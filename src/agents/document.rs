@@ -54,11 +54,7 @@ impl Document {
         let inner = match syntax {
             Syntax::Json => {
                 let source = if text.trim().is_empty() { "{}\n" } else { text };
-                let root = jsonc_parser::cst::CstRootNode::parse(
-                    source,
-                    &jsonc_parser::ParseOptions::default(),
-                )
-                .map_err(|error| DocumentError::Json(error.to_string()))?;
+                let root = parse_json(source)?;
                 let Some(top) = root.value().and_then(|value| value.as_object()) else {
                     return Err(DocumentError::TopNotObject);
                 };
@@ -113,6 +109,21 @@ impl Document {
         let created = self.missing_containers(parents)?;
         match &mut self.inner {
             Inner::Json(root) => {
+                // The deepest object on the path that exists: a new member goes into it.
+                let existing = &parents[..parents.len() - created.len()];
+                let host = json_walk(root, existing, false)?.ok_or(DocumentError::TopNotObject)?;
+                let key = parents.get(existing.len()).unwrap_or(last);
+                if host.get(key).is_none()
+                    && let Some(text) = insert_on_its_line(
+                        root,
+                        &host,
+                        key,
+                        &nested(&path[existing.len() + 1..], value),
+                    )
+                {
+                    *root = parse_json(&text)?;
+                    return Ok(created);
+                }
                 let object = json_walk(root, parents, true)?.ok_or(DocumentError::TopNotObject)?;
                 match object.get(last) {
                     Some(prop) => prop.set_value(to_cst(value)),
@@ -326,6 +337,62 @@ fn json_root(
 }
 
 /// The object at `path`; with `create`, missing objects on the way are added.
+/// `value` under the keys of `path`, innermost last: `{"a": {"b": value}}` for `["a", "b"]`.
+fn nested(path: &[String], value: &Value) -> Value {
+    path.iter().rev().fold(value.clone(), |inner, key| {
+        Value::Object(Map::from_iter([(key.clone(), inner)]))
+    })
+}
+
+/// The document's text with `key: value` added to `object` on its line, when the human wrote
+/// that object on one line: the library's own insertion spreads it over several lines, which
+/// removing the member again would not undo. `None` for an object written over several lines
+/// (or ending with a trailing comma), which takes the library's insertion.
+fn insert_on_its_line(
+    root: &jsonc_parser::cst::CstRootNode,
+    object: &jsonc_parser::cst::CstObject,
+    key: &str,
+    value: &Value,
+) -> Option<String> {
+    let node = jsonc_parser::cst::CstNode::from(object.clone());
+    let own = node.to_string();
+    let inside = own.strip_suffix('}')?.trim_end();
+    if own.contains(['\n', '\r']) || inside.ends_with(',') {
+        return None;
+    }
+    let at = offset(&node) + inside.len();
+    let separator = if object.properties().is_empty() {
+        ""
+    } else {
+        ", "
+    };
+    let member = format!("{separator}{}: {}", Value::String(key.to_string()), value);
+    let mut text = root.to_string();
+    text.insert_str(at, &member);
+    Some(text)
+}
+
+/// Where `node` starts in its document's text.
+fn offset(node: &jsonc_parser::cst::CstNode) -> usize {
+    let mut at = 0;
+    let mut current = node.clone();
+    loop {
+        at += current
+            .previous_siblings()
+            .map(|sibling| sibling.to_string().len())
+            .sum::<usize>();
+        match current.parent() {
+            Some(parent) => current = parent.into(),
+            None => return at,
+        }
+    }
+}
+
+fn parse_json(text: &str) -> Result<jsonc_parser::cst::CstRootNode, DocumentError> {
+    jsonc_parser::cst::CstRootNode::parse(text, &jsonc_parser::ParseOptions::default())
+        .map_err(|error| DocumentError::Json(error.to_string()))
+}
+
 fn json_walk(
     root: &jsonc_parser::cst::CstRootNode,
     path: &[String],
@@ -494,6 +561,43 @@ fn toml_value(value: &toml_edit::Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 35: a client file written on one line came back over several after install and
+    /// uninstall.
+    #[test]
+    fn a_one_line_object_keeps_its_line_through_set_and_remove() {
+        let path = |keys: &[&str]| keys.iter().map(|key| key.to_string()).collect::<KeyPath>();
+        for original in [
+            "{\"theme\": \"dark\"}\n",
+            "{ \"theme\": \"dark\" }",
+            "{}\n",
+            "{\"mcpServers\": {\"other\": {\"command\": \"x\"}}} // mine\n",
+        ] {
+            let mut document = Document::parse(Syntax::Json, original).unwrap();
+            let created = document
+                .set(
+                    &path(&["mcpServers", "torii"]),
+                    &json!({"command": "/t", "args": []}),
+                )
+                .unwrap();
+            let written = document.render();
+            assert_eq!(
+                written.lines().count(),
+                original.lines().count(),
+                "{written}"
+            );
+            let reread = Document::parse(Syntax::Json, &written).unwrap();
+            assert_eq!(
+                reread
+                    .get(&path(&["mcpServers", "torii", "command"]))
+                    .unwrap(),
+                Some(json!("/t"))
+            );
+            document.remove(&path(&["mcpServers", "torii"])).unwrap();
+            document.prune(&created).unwrap();
+            assert_eq!(document.render(), original);
+        }
+    }
     use serde_json::json;
 
     fn path(keys: &[&str]) -> KeyPath {

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::client_file::{ClientFile, ClientFileError};
-use super::clients::{self, Agent, Locations, Pinned, Place, Placement};
+use super::clients::{self, Agent, EntryOptions, Locations, Pinned, Place, Placement};
 use super::document::DocumentError;
 use super::state::{self, AgentState, Managed, StateError};
 
@@ -18,6 +18,8 @@ use super::state::{self, AgentState, Managed, StateError};
 pub enum AgentError {
     #[error("{}", crate::tr!("agent-hook-unsupported", client = .0.client(), name = .0.name()))]
     HookNotSupported(Agent),
+    #[error("{}", crate::tr!("agent-trust-unsupported", client = .0.client()))]
+    TrustNotSupported(Agent),
     #[error("{}", crate::tr!("agent-opencode-jsonc", path = .0.display().to_string()))]
     OpencodeJsonc(PathBuf),
     #[error("{}", crate::tr!("agent-conflict", file = .file.display().to_string(), place = .place.as_str()))]
@@ -106,6 +108,8 @@ pub type Report = Vec<String>;
 pub struct Install<'a> {
     pub agent: Agent,
     pub hook: bool,
+    /// Added to the server entry; those an installed entry already has are kept.
+    pub options: EntryOptions,
     pub root: &'a Path,
     pub at: &'a Locations,
     pub pinned: &'a Pinned,
@@ -118,15 +122,18 @@ impl Install<'_> {
         if self.hook && hook_placements.is_none() {
             return Err(AgentError::HookNotSupported(agent));
         }
-        let mcp = clients::mcp_placement(agent, self.at, self.pinned)?;
+        if self.options.trust && agent.facts().trust_member.is_none() {
+            return Err(AgentError::TrustNotSupported(agent));
+        }
+        let previous = state::load(self.root, agent)?.unwrap_or_default();
+        let mut files = Files::new();
+        let mcp = self.server_placement(&mut files, &previous)?;
         if agent == Agent::Opencode {
             let jsonc = clients::opencode_dir(self.at)?.join("opencode.jsonc");
             if std::fs::symlink_metadata(&jsonc).is_ok() {
                 return Err(AgentError::OpencodeJsonc(jsonc));
             }
         }
-        let previous = state::load(self.root, agent)?.unwrap_or_default();
-        let mut files = Files::new();
         let mut report = Report::new();
 
         let mcp_records = self.place(&mut files, &[mcp], &previous.mcp, &mut report, true)?;
@@ -162,6 +169,35 @@ impl Install<'_> {
             return Err(error);
         }
         Ok(report)
+    }
+
+    /// The server entry to place: with the options asked for, and those Torii's installed
+    /// entry already has (re-installing never drops `--trust` or `--headless`).
+    fn server_placement(
+        &self,
+        files: &mut Files,
+        previous: &AgentState,
+    ) -> Result<Placement, AgentError> {
+        let plain =
+            clients::mcp_placement(self.agent, self.at, self.pinned, EntryOptions::default())?;
+        let file = files.get(&plain.file)?;
+        let now = current(file, &plain.place).map_err(|e| file.parse_error(e))?;
+        let installed = previous.mcp.iter().any(|record| {
+            record.file == plain.file
+                && now
+                    .as_ref()
+                    .is_some_and(|now| same_entry(now, &record.value))
+        });
+        let kept = match (&now, installed) {
+            (Some(now), true) => EntryOptions::found_in(now),
+            _ => EntryOptions::default(),
+        };
+        Ok(clients::mcp_placement(
+            self.agent,
+            self.at,
+            self.pinned,
+            self.options.union(kept),
+        )?)
     }
 
     /// Decides, for each placement, whether to add, update, keep or refuse; edits the loaded
@@ -204,8 +240,9 @@ impl Install<'_> {
                         _ => report.push(crate::tr!("agent-preexisting", place = where_.as_str())),
                     },
                     Some(value) => match recorded {
-                        // Torii's own entry, unchanged since: it now pins this executable.
-                        Some(record) if record.value == value => {
+                        // Torii's own entry, unchanged since but for the options: it now pins
+                        // this executable, with these options.
+                        Some(record) if same_entry(&record.value, &value) => {
                             file.document
                                 .set(path, &placement.value)
                                 .map_err(|e| file.parse_error(e))?;
@@ -330,6 +367,12 @@ impl Install<'_> {
     }
 }
 
+/// Whether two values of one managed place are the same entry: equal but for the options a
+/// server entry may carry (see [`clients::without_options`]).
+fn same_entry(a: &Value, b: &Value) -> bool {
+    a == b || clients::without_options(a) == clients::without_options(b)
+}
+
 fn record(placement: &Placement, created: Vec<Vec<String>>, created_file: bool) -> Managed {
     Managed {
         file: placement.file.clone(),
@@ -388,7 +431,9 @@ impl Uninstall<'_> {
             let file = files.get(&managed.file)?;
             let now = current(file, &managed.place).map_err(|e| file.parse_error(e))?;
             let unchanged = match &managed.place {
-                Place::Member(_) => now.as_ref().is_none_or(|value| *value == managed.value),
+                Place::Member(_) => now
+                    .as_ref()
+                    .is_none_or(|value| same_entry(value, &managed.value)),
                 Place::Element(_) => contains(&now, &managed.value) || !edited_hook(&now, agent),
             };
             if !unchanged {
@@ -463,7 +508,12 @@ impl Uninstall<'_> {
             exe: PathBuf::new(),
             root: PathBuf::new(),
         };
-        let mut known = vec![clients::mcp_placement(self.agent, self.at, &any)?];
+        let mut known = vec![clients::mcp_placement(
+            self.agent,
+            self.at,
+            &any,
+            EntryOptions::default(),
+        )?];
         known.extend(clients::hook_placements(self.agent, self.at, &any)?.unwrap_or_default());
         let place_known = known
             .iter()
@@ -540,7 +590,7 @@ pub fn status(
     let previous = state::load(root, agent)?.unwrap_or_default();
     let mut files = Files::new();
     let mut lines = Vec::new();
-    let mcp = clients::mcp_placement(agent, at, pinned)?;
+    let mcp = clients::mcp_placement(agent, at, pinned, EntryOptions::default())?;
     lines.push(standing_line(
         "mcp",
         &mut files,
@@ -626,13 +676,13 @@ fn standing_line(
     let standing = match (&placement.place, recorded) {
         (Place::Member(_), Some(record)) => match &now {
             None => Standing::Missing,
-            Some(value) if *value != record.value => Standing::Changed,
-            Some(value) if *value == placement.value => Standing::Managed,
+            Some(value) if !same_entry(value, &record.value) => Standing::Changed,
+            Some(value) if same_entry(value, &placement.value) => Standing::Managed,
             Some(_) => Standing::ManagedStale,
         },
         (Place::Member(_), None) => match &now {
             None => Standing::Absent,
-            Some(value) if *value == placement.value => Standing::PreexistingSame,
+            Some(value) if same_entry(value, &placement.value) => Standing::PreexistingSame,
             Some(_) => Standing::Preexisting,
         },
         (Place::Element(_), Some(record)) => {

@@ -13,6 +13,6 @@ mod integration;
 mod root_paths;
 mod state;
 
-pub use clients::{Agent, Locations, Pinned};
+pub use clients::{Agent, EntryOptions, Locations, Pinned};
 pub use integration::{AgentError, Install, Standing, StatusLine, Uninstall, status};
 pub use state::{AgentState, load as recorded, managed_files};

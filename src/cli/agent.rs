@@ -39,7 +39,16 @@ pub fn run(command: AgentCommand, root: &ConfigRoot) -> Result<(), CliError> {
     let at = Locations::from_env();
     match command {
         AgentCommand::List => list(&at, root),
-        AgentCommand::Install { agent, hook, yes } => install(parse(&agent)?, hook, yes, &at, root),
+        AgentCommand::Install {
+            agent,
+            hook,
+            trust,
+            headless,
+            yes,
+        } => {
+            let options = agents::EntryOptions { trust, headless };
+            install(parse(&agent)?, hook, options, yes, &at, root)
+        }
         AgentCommand::Status { agent } => status(parse(&agent)?, &at, root),
         AgentCommand::Uninstall { agent, hook } => {
             let agent = parse(&agent)?;
@@ -104,9 +113,10 @@ fn list(at: &Locations, root: &ConfigRoot) -> Result<(), CliError> {
         "MCP FILE".to_string(),
     ]];
     for agent in Agent::ALL {
-        let file = agents::clients::mcp_placement(agent, at, &pinned)
-            .map(|placement| placement.file.display().to_string())
-            .unwrap_or_else(|error| error.to_string());
+        let file =
+            agents::clients::mcp_placement(agent, at, &pinned, agents::EntryOptions::default())
+                .map(|placement| placement.file.display().to_string())
+                .unwrap_or_else(|error| error.to_string());
         let hook = match agent.hook_event() {
             Some(event) => event.to_string(),
             None => "not supported".to_string(),
@@ -127,6 +137,7 @@ fn list(at: &Locations, root: &ConfigRoot) -> Result<(), CliError> {
 fn install(
     agent: Agent,
     hook: bool,
+    options: agents::EntryOptions,
     yes: bool,
     at: &Locations,
     root: &ConfigRoot,
@@ -136,9 +147,10 @@ fn install(
     }
     let pinned = pinned(root)?;
     if agent.needs_extension() {
-        let file = agents::clients::mcp_placement(agent, at, &pinned)
-            .map_err(agents::AgentError::from)?
-            .file;
+        let file =
+            agents::clients::mcp_placement(agent, at, &pinned, agents::EntryOptions::default())
+                .map_err(agents::AgentError::from)?
+                .file;
         let extensions = crate::atomic::containing_dir(&file).join("extensions");
         console::progress(&crate::tr!(
             "cli-agent-pi-warning",
@@ -163,6 +175,7 @@ fn install(
     let report = Install {
         agent,
         hook,
+        options,
         root: root.dir(),
         at,
         pinned: &pinned,

@@ -103,6 +103,15 @@ pub enum AgentCommand {
         /// executables (codex, claude, gemini, cursor, antigravity); not a sandbox
         #[arg(long)]
         hook: bool,
+        /// Let the client run Torii's tools without asking first, so that Torii's policy is
+        /// the only gate (gemini: `"trust": true`; without it headless Gemini offers no Torii
+        /// tool)
+        #[arg(long)]
+        trust: bool,
+        /// Run the server without windows (`TORII_NO_GUI=1` in its entry): what no rule
+        /// decides is denied. For clients on a machine without a display
+        #[arg(long)]
+        headless: bool,
         /// Confirm without asking (required for pi when no terminal is attached)
         #[arg(long)]
         yes: bool,

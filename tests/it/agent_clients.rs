@@ -188,6 +188,64 @@ fn gemini_mcp_list_shows_torii_connected_and_uninstall_restores_the_file() {
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), GEMINI_SETTINGS);
 }
 
+/// Issue 35: headless Gemini CLI offers the model a server's tools only when its entry trusts
+/// the server, and the docs told users to add `"trust": true` by hand, which then broke
+/// uninstall. `--trust --headless` writes both: the model's call reaches Torii, which runs what
+/// its policy accepts without a window, and uninstall gives the file back.
+#[test]
+#[ignore = "needs the agent CLIs from npm; run by ./scripts/test.sh"]
+fn headless_gemini_calls_torii_once_installed_with_trust() {
+    let modules = agent_cli_modules();
+    let scene = Scene::new(&modules);
+    let gemini = scene.setup.home.join(".gemini");
+    std::fs::create_dir_all(&gemini).unwrap();
+    let settings = gemini.join("settings.json");
+    std::fs::write(&settings, GEMINI_SETTINGS).unwrap();
+    trust_gemini_folder(&scene);
+    let turn = |standin: &Standin| {
+        let mut command = scene.client("gemini");
+        command
+            .env("GEMINI_CLI_NO_RELAUNCH", "true")
+            .env("GOOGLE_GEMINI_BASE_URL", standin.url())
+            .env("GEMINI_API_KEY", "fake")
+            .args(["-p", "list the pods", "-o", "json"]);
+        command
+    };
+    let call = [
+        "--command",
+        "true",
+        // Gemini CLI's name for the `kubectl` tool of the `torii` server.
+        "--tool",
+        "mcp_torii_kubectl",
+        "--input",
+        r#"{"args": ["get", "pods"]}"#,
+    ];
+
+    scene.torii(&["agent", "install", "gemini"], &[]);
+    let untrusted = Standin::start_with(&scene, "gemini-untrusted", &call);
+    let (out, err) = run(turn(&untrusted), "gemini without trust");
+    assert!(
+        scene.kubectl.launches().is_empty(),
+        "without trust the tool was offered and run\n{out}\n{err}"
+    );
+
+    scene.torii(
+        &["agent", "install", "gemini", "--trust", "--headless"],
+        &[],
+    );
+    let trusted = Standin::start_with(&scene, "gemini-trusted", &call);
+    let (out, err) = run(turn(&trusted), "gemini with trust");
+    trusted.assert_turn(&format!("{out}\n{err}"));
+    assert_eq!(
+        scene.kubectl.launches().len(),
+        1,
+        "the model's call did not reach Torii\n{out}\n{err}\n{}",
+        trusted.requests()
+    );
+    scene.torii(&["agent", "uninstall", "gemini"], &[]);
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), GEMINI_SETTINGS);
+}
+
 #[test]
 #[ignore = "needs the agent CLIs from npm; run by ./scripts/test.sh"]
 fn opencode_mcp_list_shows_torii_connected_and_uninstall_restores_the_file() {

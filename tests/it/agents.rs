@@ -640,6 +640,85 @@ fn installing_the_hook_says_what_it_blocks_and_warns_for_git() {
     );
 }
 
+/// Issue 35: the docs told Gemini CLI users to add `"trust": true` and doctor told headless
+/// users to set `TORII_NO_GUI=1` in the entry; after either edit uninstall refused. Install
+/// writes both when asked, keeps them on re-install, and status and uninstall take them, written
+/// by Torii or by hand, for Torii's own.
+#[test]
+fn trust_and_headless_are_written_on_request_and_recognised_as_torii_s() {
+    let setup = Setup::new();
+    let settings = setup.file(".gemini/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::fs::write(&settings, "{\"theme\": \"dark\"}\n").unwrap();
+    let original = std::fs::read_to_string(&settings).unwrap();
+
+    setup.ok(&["agent", "install", "gemini", "--trust", "--headless"]);
+    let entry = &read_json(&settings)["mcpServers"]["torii"];
+    assert_eq!(entry["trust"], true, "{entry}");
+    assert_eq!(entry["env"]["TORII_NO_GUI"], "1", "{entry}");
+    assert_eq!(
+        entry["env"]["TORII_CONFIG_DIR"],
+        setup.root_dir(),
+        "{entry}"
+    );
+    let status = stdout(&setup.ok(&["agent", "status", "gemini"]));
+    assert!(status.contains("mcp    managed by torii:"), "{status}");
+
+    // Re-installed without the flags, the entry keeps them.
+    setup.ok(&["agent", "install", "gemini"]);
+    let entry = &read_json(&settings)["mcpServers"]["torii"];
+    assert_eq!(
+        (&entry["trust"], &entry["env"]["TORII_NO_GUI"]),
+        (&json!(true), &json!("1"))
+    );
+    setup.ok(&["agent", "uninstall", "gemini"]);
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), original);
+
+    // The same options added by hand, as the docs once said, are Torii's too.
+    setup.ok(&["agent", "install", "gemini"]);
+    let mut edited = read_json(&settings);
+    edited["mcpServers"]["torii"]["trust"] = json!(true);
+    edited["mcpServers"]["torii"]["env"]["TORII_NO_GUI"] = json!("1");
+    std::fs::write(&settings, serde_json::to_string_pretty(&edited).unwrap()).unwrap();
+    let status = stdout(&setup.ok(&["agent", "status", "gemini"]));
+    assert!(status.contains("mcp    managed by torii:"), "{status}");
+    setup.ok(&["agent", "uninstall", "gemini"]);
+    assert!(read_json(&settings).get("mcpServers").is_none());
+
+    // Anything else changed by hand is still the human's.
+    setup.ok(&["agent", "install", "gemini"]);
+    let mut edited = read_json(&settings);
+    edited["mcpServers"]["torii"]["timeout"] = json!(5000);
+    std::fs::write(&settings, serde_json::to_string_pretty(&edited).unwrap()).unwrap();
+    let refused = setup.run(&["agent", "uninstall", "gemini"]);
+    assert!(!refused.status.success());
+    assert!(
+        stderr(&refused).contains("changed since"),
+        "{}",
+        stderr(&refused)
+    );
+}
+
+#[test]
+fn headless_is_in_every_client_s_environment_and_trust_only_where_it_exists() {
+    let setup = Setup::new();
+    setup.ok(&["agent", "install", "opencode", "--headless"]);
+    let opencode = read_json(&setup.file(".config/opencode/opencode.json"));
+    assert_eq!(opencode["mcp"]["torii"]["environment"]["TORII_NO_GUI"], "1");
+    setup.ok(&["agent", "install", "codex", "--headless"]);
+    let codex = std::fs::read_to_string(setup.file(".codex/config.toml")).unwrap();
+    assert!(codex.contains("TORII_NO_GUI = \"1\""), "{codex}");
+
+    let refused = setup.run(&["agent", "install", "claude", "--trust"]);
+    assert!(!refused.status.success());
+    assert!(
+        stderr(&refused).contains("--trust is for Gemini CLI"),
+        "{}",
+        stderr(&refused)
+    );
+    assert!(!setup.file(".claude.json").exists());
+}
+
 #[test]
 fn the_hook_fails_closed() {
     let setup = Setup::new();

@@ -185,7 +185,7 @@ doctor-no-gui-build = this build has no approval windows: calls no rule decides 
 doctor-no-gui-build-fix = install a release build (built with the `gui` feature)
 doctor-windows-can-open = approval windows can open ({ $display })
 doctor-no-display = no display (neither DISPLAY nor WAYLAND_DISPLAY is set here): approval windows cannot open, and calls no rule decides will be refused
-doctor-no-display-fix = run the MCP client in a desktop session, or set { $variable }=1 in its server entry to decide by rules alone
+doctor-no-display-fix = run the MCP client in a desktop session, or reinstall its entry with `torii agent install <agent> --headless` ({ $variable }=1) to decide by rules alone
 doctor-desktop-session = the desktop session
 doctor-permissions-unchecked = permissions are not checked on this system (the config root is under the user profile)
 doctor-foreign-owner = owned by another user, who can change it: { $paths }
@@ -309,6 +309,7 @@ cli-policy-resuming = resuming the draft kept from an earlier edit: { $path } (d
 cli-reauth-done = session of `{ $tool }` renewed and validated
 cli-cannot-read = cannot read { $path }
 agent-hook-unsupported = { $client } has no event before its shell runs, so --hook is not supported for `{ $name }` (nothing was written)
+agent-trust-unsupported = --trust is for Gemini CLI, whose entry says whether it asks before each tool call; { $client } has no such setting in its entry
 agent-opencode-jsonc = { $path } already exists: Torii writes only opencode.json, and opencode merges both files (nothing was written); add the entry to opencode.jsonc by hand, or move the configuration to opencode.json
 agent-conflict = { $file } already has a different `torii` MCP server at { $place } (nothing was written); remove or rename it first
 agent-setting = { $file }: { $place } is { $found }, and the hook needs { $needed } (nothing was written); change it by hand if you want the hook

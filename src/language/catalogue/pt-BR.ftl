@@ -191,7 +191,7 @@ doctor-no-gui-build = esta build não tem janelas de aprovação: as chamadas qu
 doctor-no-gui-build-fix = instale uma build de release (compilada com a feature `gui`)
 doctor-windows-can-open = as janelas de aprovação podem abrir ({ $display })
 doctor-no-display = nenhum display (nem DISPLAY nem WAYLAND_DISPLAY está definido aqui): as janelas de aprovação não podem abrir, e as chamadas que nenhuma regra decide serão recusadas
-doctor-no-display-fix = rode o cliente MCP numa sessão de desktop, ou defina { $variable }=1 na entrada do servidor para decidir só pelas regras
+doctor-no-display-fix = rode o cliente MCP numa sessão de desktop, ou reinstale a entrada dele com `torii agent install <agente> --headless` ({ $variable }=1) para decidir só pelas regras
 doctor-desktop-session = a sessão de desktop
 doctor-permissions-unchecked = as permissões não são verificadas neste sistema (a raiz de configuração fica no perfil do usuário)
 doctor-foreign-owner = pertence a outro usuário, que pode alterá-lo: { $paths }
@@ -315,6 +315,7 @@ cli-policy-resuming = retomando o rascunho guardado de uma edição anterior: { 
 cli-reauth-done = sessão de `{ $tool }` renovada e validada
 cli-cannot-read = não foi possível ler { $path }
 agent-hook-unsupported = { $client } não tem um evento antes de o shell rodar, então --hook não é suportado para `{ $name }` (nada foi gravado)
+agent-trust-unsupported = --trust é para o Gemini CLI, cuja entrada diz se ele pergunta antes de cada chamada de tool; o { $client } não tem essa opção na entrada
 agent-opencode-jsonc = { $path } já existe: o Torii grava só o opencode.json, e o opencode junta os dois arquivos (nada foi gravado); adicione a entrada ao opencode.jsonc à mão, ou mova a configuração para o opencode.json
 agent-conflict = { $file } já tem um servidor MCP `torii` diferente em { $place } (nada foi gravado); remova-o ou renomeie-o antes
 agent-setting = { $file }: { $place } é { $found }, e o hook precisa de { $needed } (nada foi gravado); altere à mão se quiser o hook
