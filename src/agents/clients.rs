@@ -568,6 +568,17 @@ fn first_word(command: &str) -> String {
     }
 }
 
+/// The config root a server entry pins (`TORII_CONFIG_DIR` in its environment).
+pub fn entry_root(entry: &Value) -> Option<PathBuf> {
+    ENV_MEMBERS.iter().find_map(|member| {
+        entry
+            .get(member)?
+            .get(crate::paths::CONFIG_DIR_ENV)?
+            .as_str()
+            .map(PathBuf::from)
+    })
+}
+
 /// Quotes a word for the shell that runs hook commands (`sh -c` on Unix).
 pub fn shell_quote(word: &str) -> String {
     let plain = !word.is_empty()

@@ -20,6 +20,13 @@ pub enum AgentError {
     HookNotSupported(Agent),
     #[error("{}", crate::tr!("agent-trust-unsupported", client = .0.client()))]
     TrustNotSupported(Agent),
+    /// The file holds the entry another config root installed: moving it needs the human's yes.
+    #[error("{}", crate::tr!("agent-other-root", file = .file.display().to_string(), other = .other.display().to_string(), agent = .agent.name()))]
+    OtherRoot {
+        file: PathBuf,
+        other: PathBuf,
+        agent: Agent,
+    },
     #[error("{}", crate::tr!("agent-opencode-jsonc", path = .0.display().to_string()))]
     OpencodeJsonc(PathBuf),
     #[error("{}", crate::tr!("agent-conflict", file = .file.display().to_string(), place = .place.as_str()))]
@@ -110,6 +117,8 @@ pub struct Install<'a> {
     pub hook: bool,
     /// Added to the server entry; those an installed entry already has are kept.
     pub options: EntryOptions,
+    /// The human confirmed moving Torii's entry from another config root to this one.
+    pub switch_root: bool,
     pub root: &'a Path,
     pub at: &'a Locations,
     pub pinned: &'a Pinned,
@@ -125,8 +134,30 @@ impl Install<'_> {
         if self.options.trust && agent.facts().trust_member.is_none() {
             return Err(AgentError::TrustNotSupported(agent));
         }
-        let previous = state::load(self.root, agent)?.unwrap_or_default();
+        let mut previous = state::load(self.root, agent)?.unwrap_or_default();
         let mut files = Files::new();
+        let moved_from = if previous.mcp.is_empty() {
+            self.owned_by_another_root(&mut files)?
+        } else {
+            None
+        };
+        if let Some((other, state)) = &moved_from {
+            if !self.switch_root {
+                return Err(AgentError::OtherRoot {
+                    file: state
+                        .mcp
+                        .first()
+                        .map(|r| r.file.clone())
+                        .unwrap_or_default(),
+                    other: other.clone(),
+                    agent,
+                });
+            }
+            // Its records come along, so the entry and the hook are updated as Torii's own.
+            previous = state.clone();
+        }
+        // A hook that pinned the other root is moved with the entry.
+        let hook = self.hook || (moved_from.is_some() && !previous.hook.is_empty());
         let mcp = self.server_placement(&mut files, &previous)?;
         if agent == Agent::Opencode {
             let jsonc = clients::opencode_dir(self.at)?.join("opencode.jsonc");
@@ -137,7 +168,7 @@ impl Install<'_> {
         let mut report = Report::new();
 
         let mcp_records = self.place(&mut files, &[mcp], &previous.mcp, &mut report, true)?;
-        let hook_records = match hook_placements.filter(|_| self.hook) {
+        let hook_records = match hook_placements.filter(|_| hook) {
             Some(placements) => {
                 let mut records =
                     self.place(&mut files, &placements, &previous.hook, &mut report, false)?;
@@ -162,13 +193,48 @@ impl Install<'_> {
             files.save(&[])?;
             return Ok(report);
         }
+        let own_before = state::load(self.root, agent)?.unwrap_or_default();
         state::store(self.root, agent, &next)?;
         if let Err(error) = files.save(&[]) {
             // The state says what the files hold: put back what it said before.
-            state::store(self.root, agent, &previous)?;
+            state::store(self.root, agent, &own_before)?;
             return Err(error);
         }
+        if let Some((other, _)) = moved_from {
+            // The other root manages nothing of this client any more.
+            state::store(&other, agent, &AgentState::default())?;
+            report.push(crate::tr!(
+                "agent-switched-root",
+                other = other.display().to_string()
+            ));
+        }
         Ok(report)
+    }
+
+    /// The other config root whose `torii` entry this client's file holds, with that root's
+    /// record of it: the entry pins that root, and that root recorded writing exactly it.
+    fn owned_by_another_root(
+        &self,
+        files: &mut Files,
+    ) -> Result<Option<(PathBuf, AgentState)>, AgentError> {
+        let plain =
+            clients::mcp_placement(self.agent, self.at, self.pinned, EntryOptions::default())?;
+        let file = files.get(&plain.file)?;
+        let Some(now) = current(file, &plain.place).map_err(|e| file.parse_error(e))? else {
+            return Ok(None);
+        };
+        let Some(other) = clients::entry_root(&now).filter(|other| other != self.root) else {
+            return Ok(None);
+        };
+        let Ok(Some(state)) = state::load(&other, self.agent) else {
+            return Ok(None);
+        };
+        let recorded = state.mcp.iter().any(|record| {
+            record.file == plain.file
+                && record.place == plain.place
+                && same_entry(&now, &record.value)
+        });
+        Ok(recorded.then_some((other, state)))
     }
 
     /// The server entry to place: with the options asked for, and those Torii's installed

@@ -172,15 +172,30 @@ fn install(
             exe = pinned.exe.display().to_string()
         ));
     }
-    let report = Install {
+    let mut install = Install {
         agent,
         hook,
         options,
+        switch_root: yes,
         root: root.dir(),
         at,
         pinned: &pinned,
-    }
-    .run()?;
+    };
+    let report = match install.run() {
+        // Another root's entry: moved only when the human says so.
+        Err(agents::AgentError::OtherRoot { other, .. })
+            if !yes
+                && console::interactive()
+                && console::confirm(&crate::tr!(
+                    "agent-switch-confirm",
+                    other = other.display().to_string()
+                )) =>
+        {
+            install.switch_root = true;
+            install.run()?
+        }
+        result => result?,
+    };
     for line in report {
         console::progress(&format!("{}: {line}", agent.name()));
     }

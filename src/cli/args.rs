@@ -112,7 +112,8 @@ pub enum AgentCommand {
         /// decides is denied. For clients on a machine without a display
         #[arg(long)]
         headless: bool,
-        /// Confirm without asking (required for pi when no terminal is attached)
+        /// Confirm without asking: pi's extension warning, and moving the entry from another
+        /// config root to this one (required for either when no terminal is attached)
         #[arg(long)]
         yes: bool,
     },

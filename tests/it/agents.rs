@@ -719,6 +719,68 @@ fn headless_is_in_every_client_s_environment_and_trust_only_where_it_exists() {
     assert!(!setup.file(".claude.json").exists());
 }
 
+/// Issue 35: the agents page said installing again moves Torii's entry to another root, but
+/// an install from the other root was refused as a foreign server. Now it is moved when the
+/// human confirms (`--yes` without a terminal), with its hook, and the old root lets go of it.
+#[test]
+fn an_entry_moves_to_another_root_when_the_human_confirms() {
+    let setup = Setup::new();
+    let claude = setup.file(".claude.json");
+    std::fs::write(&claude, "{\"theme\": \"dark\"}\n").unwrap();
+    let original = std::fs::read_to_string(&claude).unwrap();
+    setup.ok(&["agent", "install", "claude", "--hook"]);
+    let old_state = setup.root.path().join("agents/claude.json");
+    assert!(old_state.is_file());
+
+    let other = setup.root.outside().join("other-root");
+    std::fs::create_dir_all(&other).unwrap();
+    let other_dir = std::fs::canonicalize(&other).unwrap().display().to_string();
+    let from_other = |args: &[&str]| {
+        let mut command = setup.torii();
+        command.env("TORII_CONFIG_DIR", &other).args(args);
+        command.output().unwrap()
+    };
+    let refused = from_other(&["agent", "install", "claude"]);
+    assert!(!refused.status.success());
+    let said = stderr(&refused);
+    assert!(
+        said.contains("holds the `torii` entry of another config root"),
+        "{said}"
+    );
+    assert!(said.contains("torii agent install claude --yes"), "{said}");
+    assert_eq!(
+        read_json(&claude)["mcpServers"]["torii"]["env"]["TORII_CONFIG_DIR"],
+        setup.root_dir()
+    );
+
+    let moved = ok(from_other(&["agent", "install", "claude", "--yes"]));
+    assert!(
+        stderr(&moved).contains("moved from the config root"),
+        "{}",
+        stderr(&moved)
+    );
+    assert_eq!(
+        read_json(&claude)["mcpServers"]["torii"]["env"]["TORII_CONFIG_DIR"],
+        other_dir
+    );
+    let settings = read_json(&setup.file(".claude/settings.json"));
+    let command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        command.ends_with(&format!("--config-dir {other_dir}")),
+        "{command}"
+    );
+    assert!(!old_state.exists(), "the old root still records the entry");
+    assert!(other.join("agents/claude.json").is_file());
+
+    let nothing = setup.ok(&["agent", "uninstall", "claude"]);
+    assert!(stderr(&nothing).contains("nothing"), "{}", stderr(&nothing));
+    ok(from_other(&["agent", "uninstall", "claude"]));
+    assert_eq!(std::fs::read_to_string(&claude).unwrap(), original);
+}
+
 #[test]
 fn the_hook_fails_closed() {
     let setup = Setup::new();
