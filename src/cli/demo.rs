@@ -18,7 +18,6 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use serde_json::{Value, json};
 
 use crate::console;
-use crate::paths::ConfigRoot;
 
 const PROVIDER: &str = include_str!("../../examples/demo/git/provider.yaml");
 const RULES: &str = include_str!("../../examples/demo/git/setups/readonly/rules.yaml");
@@ -60,7 +59,7 @@ impl Style {
     }
 }
 
-pub fn run(user_root: &ConfigRoot) -> Result<(), DemoError> {
+pub fn run() -> Result<(), DemoError> {
     let style = Style {
         color: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
@@ -88,12 +87,21 @@ pub fn run(user_root: &ConfigRoot) -> Result<(), DemoError> {
     }
     console::data("");
     console::data(&style.title(&crate::tr!("demo-own-client")));
-    console::data(&format!(
-        "  torii init && torii provider list   # {}",
-        crate::tr!("demo-paste")
-    ));
-    for line in client_snippet(user_root).lines() {
-        console::data(&format!("  {line}"));
+    for (command, why) in [
+        (
+            "torii provider install kubectl",
+            crate::tr!("demo-next-install"),
+        ),
+        (
+            "torii provider setup kubectl readonly",
+            crate::tr!("demo-next-setup"),
+        ),
+        (
+            "torii agent install claude --hook",
+            crate::tr!("demo-next-agent"),
+        ),
+    ] {
+        console::data(&format!("  {command:<38} # {why}"));
     }
     Ok(())
 }
@@ -141,6 +149,9 @@ fn script(client: &mut Client, style: &Style) -> Result<(), DemoError> {
         console::data(&format!("  args {args}"));
         let result = client.call("git", json!({ "args": args }))?;
         show_decision(style, &result);
+        if number == "5" {
+            console::data(&format!("  {}", crate::tr!("demo-headless-note")));
+        }
     }
     Ok(())
 }
@@ -352,20 +363,4 @@ fn show_decision(style: &Style, result: &Value) {
     if let Some(error) = result["error"].as_str() {
         console::data(&format!("  error {error}"));
     }
-}
-
-/// The `mcpServers` entry for this binary and the user's real config root.
-fn client_snippet(user_root: &ConfigRoot) -> String {
-    let command = std::env::current_exe()
-        .map(|path| path.display().to_string())
-        .unwrap_or_else(|_| "torii".to_string());
-    let snippet = json!({
-        "mcpServers": {
-            "torii": {
-                "command": command,
-                "env": { "TORII_CONFIG_DIR": user_root.dir().display().to_string() }
-            }
-        }
-    });
-    serde_json::to_string_pretty(&snippet).unwrap_or_default()
 }

@@ -98,7 +98,7 @@ pub fn run(command: Command, root: &ConfigRoot) -> Result<(), CliError> {
         .and_then(|settings| settings.language);
     crate::language::set_for_process(crate::language::choose(configured)?);
     match command {
-        Command::Demo => Ok(demo::run(root)?),
+        Command::Demo => Ok(demo::run()?),
         Command::Init => init::run(root),
         Command::ConfigDir => {
             crate::console::data(&root.dir().display().to_string());

@@ -84,6 +84,12 @@ impl Location {
     }
 }
 
+/// Whether the human named a catalog (`TORII_PROVIDER_CATALOG` set and not empty): then a name
+/// is looked up there, even one of the built-in packages.
+pub fn chosen() -> bool {
+    std::env::var(CATALOG_ENV).is_ok_and(|value| !value.trim().is_empty())
+}
+
 /// The catalog in effect: `TORII_PROVIDER_CATALOG` when set and not empty, else the official.
 pub fn configured() -> Result<Location, PackageError> {
     match std::env::var(CATALOG_ENV) {

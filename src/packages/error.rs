@@ -19,6 +19,10 @@ pub enum PackageError {
     #[error("{}", crate::tr!("package-not-https", location = .location.as_str()))]
     NotHttps { location: String },
 
+    /// An upgrade of a built-in package this torii no longer ships.
+    #[error("{}", crate::tr!("package-unknown-builtin", name = .name.as_str(), known = super::builtin::names().join(", ")))]
+    UnknownBuiltIn { name: String },
+
     #[error("{}", crate::tr!("package-bad-url", location = .location.as_str(), reason = .reason.as_str()))]
     BadUrl { location: String, reason: String },
 

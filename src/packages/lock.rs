@@ -19,6 +19,8 @@ pub enum OriginKind {
     Url,
     /// A name in a catalog `index.yaml`.
     Catalog,
+    /// A package built into torii (see `packages::builtin`), by name.
+    BuiltIn,
 }
 
 impl OriginKind {
@@ -27,6 +29,7 @@ impl OriginKind {
             OriginKind::Path => "path",
             OriginKind::Url => "url",
             OriginKind::Catalog => "catalog",
+            OriginKind::BuiltIn => "built_in",
         }
     }
 }
@@ -50,6 +53,7 @@ impl Origin {
                 "catalog".to_string()
             }
             (OriginKind::Catalog, Some(catalog)) => format!("catalog {catalog}"),
+            (OriginKind::BuiltIn, _) => "built into torii".to_string(),
             _ => self.location.clone(),
         }
     }

@@ -13,6 +13,7 @@
 //! `install.rs`, `setup.rs`, `upgrade.rs`, `error.rs`.
 
 mod archive;
+pub mod builtin;
 pub mod catalog;
 mod error;
 pub mod fetch;

@@ -1,7 +1,8 @@
 //! Where a package comes from, and bringing it into a staging directory.
 //!
 //! `torii provider install <src>` tries, in order: an existing path (a package directory or an
-//! archive file), an `https://` URL of an archive, then a name in the catalog. `upgrade`
+//! archive file), an `https://` URL of an archive, then a name: one of the packages built into
+//! torii unless `TORII_PROVIDER_CATALOG` names a catalog, else a name in the catalog. `upgrade`
 //! rebuilds the same source from the recorded origin. Whatever the source, the package ends up
 //! as plain files in staging, checked by the same rules, before anything else reads it.
 
@@ -15,7 +16,7 @@ use super::fetch::{download, https_url, read_local};
 use super::limits::MAX_ARTEFACT_BYTES;
 use super::lock::{Origin, OriginKind};
 use super::manifest::{MANIFEST_FILE, Package, read_package};
-use super::{archive, tree};
+use super::{archive, builtin, tree};
 use crate::digest::sha256_hex;
 use crate::registry;
 
@@ -30,6 +31,8 @@ pub enum Source {
     Url(Url),
     /// A name in the catalog at `catalog`.
     Catalog { name: String, catalog: Location },
+    /// A package built into torii.
+    BuiltIn(String),
 }
 
 impl Source {
@@ -40,6 +43,9 @@ impl Source {
         }
         if arg.contains("://") {
             return https_url(arg).map(Source::Url);
+        }
+        if builtin::has(arg) && !catalog::chosen() {
+            return Ok(Source::BuiltIn(arg.to_string()));
         }
         if registry::check_name(arg).is_ok() {
             return Ok(Source::Catalog {
@@ -67,6 +73,7 @@ impl Source {
                 name: origin.location.clone(),
                 catalog: Location::parse(origin.catalog.as_deref().unwrap_or_default())?,
             }),
+            OriginKind::BuiltIn => Ok(Source::BuiltIn(origin.location.clone())),
         }
     }
 }
@@ -138,6 +145,19 @@ pub fn stage(source: &Source, staging: &Path) -> Result<Staged, PackageError> {
                 catalog: Some(catalog.location.describe()),
             };
             (origin, entry.sha256.clone(), label, Some(entry))
+        }
+        Source::BuiltIn(name) => {
+            builtin::unpack(name, &unpacked)?;
+            let origin = Origin {
+                kind: OriginKind::BuiltIn,
+                location: name.clone(),
+                catalog: None,
+            };
+            let label = format!(
+                "the {name} package built into torii {}",
+                env!("CARGO_PKG_VERSION")
+            );
+            (origin, tree::tree_digest(&unpacked)?, label, None)
         }
     };
     let root = package_root(&unpacked, &label)?;

@@ -336,6 +336,57 @@ fn sources_resolve_path_then_https_then_catalog() {
         .success();
 }
 
+/// Issue 35: a release install held only `torii` and the README; the quick start needed
+/// `./examples/…` from a checkout and the catalog needed the network. Every official package is
+/// built into the binary and installs by name with no network, from a torii alone in its
+/// directory.
+#[test]
+fn every_official_package_installs_offline_from_the_copy_built_into_torii() {
+    let root = Root::new();
+    let bin = root.outside().join("release/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let torii = bin.join("torii");
+    std::fs::copy(assert_cmd::cargo::cargo_bin("torii"), &torii).unwrap();
+    let offline = |args: &[&str]| {
+        let output = std::process::Command::new(&torii)
+            .args(args)
+            .env("TORII_CONFIG_DIR", root.path())
+            .env("TORII_LANG", "en")
+            .env_remove("TORII_PROVIDER_CATALOG")
+            // Any download would go through a proxy that is not there.
+            .env("HTTPS_PROXY", "http://127.0.0.1:9")
+            .env("https_proxy", "http://127.0.0.1:9")
+            .current_dir(&bin)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "torii {args:?}: {output:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let official = ["aws", "aws-profile", "az", "kubeconfig", "kubectl", "snow"];
+    for name in official {
+        offline(&["provider", "install", name]);
+        let installed = providers(&root).join(name);
+        assert_eq!(
+            std::fs::read(installed.join("provider.yaml")).unwrap(),
+            std::fs::read(example(name).join("provider.yaml")).unwrap(),
+            "{name}"
+        );
+        assert_empty_rules(&installed.join("rules.yaml"));
+        let lock = std::fs::read_to_string(installed.join(".torii-package/lock.yaml")).unwrap();
+        assert!(lock.contains("kind: built_in"), "{lock}");
+    }
+    let list = offline(&["provider", "list"]);
+    for name in official {
+        let line = list
+            .lines()
+            .find(|line| line.split_whitespace().nth(1) == Some(name))
+            .unwrap_or_else(|| panic!("{name} not listed:\n{list}"));
+        assert!(line.contains("built into torii"), "{line}");
+    }
+    offline(&["provider", "upgrade", "kubectl"]);
+    offline(&["provider", "setup", "kubectl", "readonly"]);
+}
+
 #[test]
 fn setup_writes_the_curated_policy_only_over_an_empty_one() {
     let root = Root::new();
