@@ -49,7 +49,8 @@ pub fn run(command: AgentCommand, root: &ConfigRoot) -> Result<(), CliError> {
             let options = agents::EntryOptions { trust, headless };
             install(parse(&agent)?, hook, options, yes, &at, root)
         }
-        AgentCommand::Status { agent } => status(parse(&agent)?, &at, root),
+        AgentCommand::Status { agent: Some(agent) } => status(parse(&agent)?, &at, root),
+        AgentCommand::Status { agent: None } => overview(&at, root),
         AgentCommand::Uninstall { agent, hook } => {
             let agent = parse(&agent)?;
             let report = Uninstall {
@@ -234,6 +235,34 @@ fn status(agent: Agent, at: &Locations, root: &ConfigRoot) -> Result<(), CliErro
                 console::data(&format!("{:<5}  {work}", "note"));
             }
         }
+    }
+    Ok(())
+}
+
+/// `torii agent status` without an agent: how the entry and the hook stand in each client.
+fn overview(at: &Locations, root: &ConfigRoot) -> Result<(), CliError> {
+    let pinned = pinned(root)?;
+    let mut rows = vec![["AGENT".to_string(), "MCP".to_string(), "HOOK".to_string()]];
+    for agent in Agent::ALL {
+        let (mcp, hook) = match agents::status(agent, root.dir(), at, &pinned) {
+            Ok(lines) => {
+                // A part written in several places (Cursor's hook) stands as its last one,
+                // the hook itself.
+                let part = |name: &str| {
+                    lines
+                        .iter()
+                        .rfind(|line| line.part == name)
+                        .and_then(|line| line.standing)
+                        .map_or_else(|| "not supported".to_string(), |s| s.describe())
+                };
+                (part("mcp"), part("hook"))
+            }
+            Err(error) => (crate::errors::chain(&error), String::new()),
+        };
+        rows.push([agent.name().to_string(), mcp, hook]);
+    }
+    for line in console::table(&rows) {
+        console::data(&line);
     }
     Ok(())
 }

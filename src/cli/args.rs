@@ -117,8 +117,9 @@ pub enum AgentCommand {
         #[arg(long)]
         yes: bool,
     },
-    /// Show what Torii manages in an agent's files, and what was there before
-    Status { agent: String },
+    /// Show what Torii manages in an agent's files, and what was there before; without an
+    /// agent, one line for each of the nine
+    Status { agent: Option<String> },
     /// Remove what `agent install` wrote; with --hook only the guard, keeping the MCP entry
     Uninstall {
         agent: String,

@@ -781,6 +781,24 @@ fn an_entry_moves_to_another_root_when_the_human_confirms() {
     assert_eq!(std::fs::read_to_string(&claude).unwrap(), original);
 }
 
+/// Issue 35: `torii agent status` without an agent was a usage error; it is the overview.
+#[test]
+fn status_without_an_agent_shows_every_client() {
+    let setup = Setup::new();
+    setup.ok(&["agent", "install", "claude", "--hook"]);
+    let overview = stdout(&setup.ok(&["agent", "status"]));
+    let rows: Vec<&str> = overview.lines().collect();
+    assert_eq!(rows.len(), 10, "{overview}");
+    assert!(rows[0].starts_with("AGENT"), "{overview}");
+    let claude = rows.iter().find(|row| row.starts_with("claude")).unwrap();
+    assert_eq!(claude.matches("managed by torii").count(), 2, "{claude}");
+    let pi = rows.iter().find(|row| row.starts_with("pi ")).unwrap();
+    assert!(
+        pi.contains("not installed") && pi.contains("not supported"),
+        "{pi}"
+    );
+}
+
 #[test]
 fn the_hook_fails_closed() {
     let setup = Setup::new();

@@ -294,6 +294,13 @@ async fn forbidden_arg_is_denied_anywhere_in_argv() {
         assert_eq!(result["decision"]["source"], "forbidden-arg", "{args}");
         assert_eq!(result["decision"]["result"], "deny");
         assert!(result.get("execution").is_none());
+        // Issue 35: the reason fits an option that reads no file too (git's `-c`, `--help`).
+        let message = result["message"].as_str().unwrap();
+        assert!(
+            message.contains("is forbidden for this tool, in any position")
+                && message.contains("Do without it"),
+            "{message}"
+        );
     }
     client.close().await;
     assert!(fake.launches().is_empty());

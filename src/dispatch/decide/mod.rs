@@ -81,8 +81,10 @@ impl Dispatcher {
         let rule = match evaluation.decision {
             jasper::Decision::Forbidden { arg } => {
                 let message = format!(
-                    "the argument `{arg}` is forbidden for this tool: it opens a channel the \
-                     policy cannot inspect. Pass the content inline instead."
+                    "the argument `{arg}` is forbidden for this tool, in any position: it \
+                     would let the CLI read or run something the policy cannot inspect (a file, \
+                     another configuration, repository or program). Do without it; if the CLI \
+                     reads that content from a file, pass it inline instead."
                 );
                 return Err(self.forbidden(call, arg, message));
             }
