@@ -1,17 +1,26 @@
 #!/bin/sh
 # Installs the torii executable from a release into a user directory; never needs root.
-#
-#   curl -fsSL https://raw.githubusercontent.com/torii-mcp/torii/main/install.sh | sh
-#   curl -fsSL …/install.sh | sh -s -- --add-to-path --dir ~/bin --version v0.2.0
-#
-#   --version vX.Y.Z   that release instead of the latest
-#   --dir DIR          where torii goes (default ~/.local/bin)
-#   --add-to-path      add DIR to PATH in your shell's rc file, in a marked block (once)
-#
-# The archive's SHA-256 is checked against the published .sha256 before anything is extracted;
-# without sha256sum or shasum nothing is installed. TORII_RELEASE_BASE_URL replaces the release
-# location (mirrors, tests); TORII_EXTRA_CA_FILE adds trusted roots (corporate proxies).
+# `usage` below is the help (--help), printed from the script itself so that it works through
+# a pipe (`curl … | sh -s -- --help`) too.
 set -eu
+
+usage() {
+  cat <<'EOF'
+Installs torii from a release into a user directory; never needs root.
+
+  curl -fsSL https://raw.githubusercontent.com/torii-mcp/torii/main/install.sh | sh
+  curl -fsSL …/install.sh | sh -s -- --add-to-path --dir ~/bin --version v0.2.0
+
+  --version vX.Y.Z   that release instead of the latest
+  --dir DIR          where torii goes (default ~/.local/bin)
+  --add-to-path      add DIR to PATH in your shell's rc file, in a marked block (once per DIR)
+  -h, --help         this help
+
+The archive's SHA-256 is checked against the published .sha256 before anything is extracted;
+without sha256sum or shasum nothing is installed. TORII_RELEASE_BASE_URL replaces the release
+location (mirrors, tests); TORII_EXTRA_CA_FILE adds trusted roots (corporate proxies).
+EOF
+}
 
 base=${TORII_RELEASE_BASE_URL:-https://github.com/torii-mcp/torii/releases}
 base=${base%/}
@@ -35,7 +44,7 @@ while [ $# -gt 0 ]; do
     --dir) [ $# -ge 2 ] || fail "--dir needs a directory"; dir=$2; shift 2 ;;
     --dir=*) dir=${1#*=}; shift ;;
     --add-to-path) add_to_path=yes; shift ;;
-    -h | --help) sed -n '2,13p' "$0" 2>/dev/null || true; exit 0 ;;
+    -h | --help) usage; exit 0 ;;
     *) fail "unknown option $1 (see --help)" ;;
   esac
 done
@@ -58,18 +67,32 @@ if command -v curl >/dev/null 2>&1; then
   fetch() { curl -fsSL --proto '=https' --proto-redir '=https' ${TORII_EXTRA_CA_FILE:+--cacert "$TORII_EXTRA_CA_FILE"} -o "$2" "$1"; }
   # The URL a redirect chain ends at.
   final_url() { curl -fsSL --proto '=https' --proto-redir '=https' ${TORII_EXTRA_CA_FILE:+--cacert "$TORII_EXTRA_CA_FILE"} -o /dev/null -w '%{url_effective}' "$1"; }
+  # 60: the certificate is not trusted; 77: the CA file cannot be read.
+  untrusted() { [ "$1" = 60 ] || [ "$1" = 77 ]; }
 elif command -v wget >/dev/null 2>&1; then
   fetch() { wget -q ${TORII_EXTRA_CA_FILE:+--ca-certificate="$TORII_EXTRA_CA_FILE"} -O "$2" "$1"; }
   final_url() {
     wget -q -S -O /dev/null ${TORII_EXTRA_CA_FILE:+--ca-certificate="$TORII_EXTRA_CA_FILE"} "$1" 2>&1 \
       | sed -n 's/^ *[Ll]ocation: *//p' | tail -n 1 | tr -d '\r'
   }
+  # 5: the certificate could not be verified.
+  untrusted() { [ "$1" = 5 ]; }
 else
   fail "neither curl nor wget is installed"
 fi
 
+# Fails saying what could not be downloaded (`$2`) and, when the downloader's exit status `$1`
+# says the server's certificate was not trusted, how to trust another root.
+download_failed() {
+  hint=
+  if untrusted "$1"; then
+    hint=" (the server's certificate is not trusted here: if a proxy or a private CA signs it, set TORII_EXTRA_CA_FILE to that CA's PEM file)"
+  fi
+  fail "$2$hint"
+}
+
 if [ -z "$version" ]; then
-  latest=$(final_url "$base/latest") || fail "cannot reach $base/latest"
+  latest=$(final_url "$base/latest") || download_failed $? "cannot reach $base/latest"
   version=${latest##*/}
 fi
 case $version in
@@ -82,9 +105,10 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/torii-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 
-fetch "$base/download/$version/$asset" "$tmp/$asset" || fail "cannot download $base/download/$version/$asset"
+fetch "$base/download/$version/$asset" "$tmp/$asset" \
+  || download_failed $? "cannot download $base/download/$version/$asset"
 fetch "$base/download/$version/$asset.sha256" "$tmp/$asset.sha256" \
-  || fail "cannot download the checksum $asset.sha256"
+  || download_failed $? "cannot download the checksum $asset.sha256"
 # The checksum file must name exactly this asset: nothing else is checked, or extracted.
 expected=$(sed -n '1s/^\([0-9a-f]\{64\}\)  \*\{0,1\}\(.*\)$/\2/p' "$tmp/$asset.sha256")
 [ "$expected" = "$asset" ] || fail "$asset.sha256 does not describe $asset; nothing was installed"
@@ -107,7 +131,9 @@ chmod 0755 "$dir/.torii.new.$$"
 mv -f "$dir/.torii.new.$$" "$dir/torii"
 current=$("$dir/torii" --version 2>/dev/null || echo "torii $version")
 
-if [ -n "$previous" ]; then
+if [ "$previous" = "$current" ]; then
+  echo "torii: reinstalled $current in $dir"
+elif [ -n "$previous" ]; then
   echo "torii: replaced $previous with $current in $dir"
 else
   echo "torii: installed $current in $dir"
@@ -132,8 +158,9 @@ if [ "$add_to_path" = no ]; then
   echo "(or run the installer again with --add-to-path)"
   exit 0
 fi
-if [ -f "$rc" ] && grep -qF "$marker" "$rc"; then
-  echo "$rc already adds torii's directory to PATH"
+# Once per directory: a block for another --dir does not add this one.
+if [ -f "$rc" ] && grep -qxF "$line" "$rc"; then
+  echo "$rc already adds $dir to PATH"
   exit 0
 fi
 mkdir -p "$(dirname "$rc")"

@@ -222,14 +222,44 @@ fn install_sh_installs_the_latest_release_and_reinstalls_a_chosen_one() {
     // No temporary directory is left behind.
     assert_eq!(std::fs::read_dir(home.join("tmp")).unwrap().count(), 0);
 
-    // Through a pipe, with options, over the installed one.
+    // Through a pipe, with options, over the installed one: the same version is reinstalled,
+    // not "replaced" by itself (issue 35).
     let output = release.install(&home, PATH, &["--version", TAG], true);
     assert!(output.status.success(), "{}", text(&output));
-    assert!(
-        text(&output).contains("replaced torii "),
-        "{}",
-        text(&output)
-    );
+    let said = text(&output);
+    assert!(said.contains("torii: reinstalled torii "), "{said}");
+    assert!(!said.contains("replaced"), "{said}");
+
+    // Issue 35: `curl … | sh -s -- --help` printed nothing.
+    let output = release.install(&home, PATH, &["--help"], true);
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(text(&output).contains("--add-to-path"), "{}", text(&output));
+}
+
+/// Issue 35: without the CA that signs the release server, the download failed with curl's
+/// own words and no hint of `TORII_EXTRA_CA_FILE`.
+#[test]
+#[ignore = "needs dash; run by ./scripts/test.sh"]
+fn install_sh_names_torii_extra_ca_file_when_the_certificate_is_not_trusted() {
+    let release = built_release();
+    let home = release.home("no-ca");
+    let output = Command::new(&release.dash)
+        .arg(repo().join("install.sh"))
+        .env_clear()
+        .env("HOME", &home)
+        .env("PATH", PATH)
+        .env("TMPDIR", home.join("tmp"))
+        .env(
+            "TORII_RELEASE_BASE_URL",
+            format!("{}/releases", release.server.base),
+        )
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    let said = text(&output);
+    assert!(said.contains("cannot reach"), "{said}");
+    assert!(said.contains("set TORII_EXTRA_CA_FILE"), "{said}");
+    assert!(!home.join(".local/bin/torii").exists());
 }
 
 #[test]
@@ -252,6 +282,26 @@ fn install_sh_adds_to_path_once_into_a_chosen_dir() {
     assert_eq!(
         rc.matches("# added by the torii installer").count(),
         1,
+        "{rc}"
+    );
+    assert!(
+        rc.contains(&format!("export PATH=\"{}:$PATH\"", dir.display())),
+        "{rc}"
+    );
+
+    // Issue 35: another directory was said to be "already" on PATH, and was not added.
+    let other = home.join("other-tools");
+    let output = release.install(
+        &home,
+        PATH,
+        &["--dir", other.to_str().unwrap(), "--add-to-path"],
+        false,
+    );
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(!text(&output).contains("already"), "{}", text(&output));
+    let rc = std::fs::read_to_string(home.join(".bashrc")).unwrap();
+    assert!(
+        rc.contains(&format!("export PATH=\"{}:$PATH\"", other.display())),
         "{rc}"
     );
     assert!(
