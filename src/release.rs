@@ -37,6 +37,9 @@ pub enum UpgradeError {
     Archive { asset: String, reason: String },
     #[error("{}", crate::tr!("cli-no-exe"))]
     Exe(#[source] std::io::Error),
+    /// Replaced, but the new executable does not answer `--version`.
+    #[error("{}", crate::tr!("upgrade-new-does-not-run", path = .path.display().to_string(), reason = .reason.as_str()))]
+    NewDoesNotRun { path: PathBuf, reason: String },
     #[error("{}", crate::tr!("upgrade-replace", path = .path.display().to_string()))]
     Replace {
         path: PathBuf,
@@ -305,6 +308,25 @@ pub fn remove_leftover(exe: &Path, platform: Platform) -> Option<String> {
 
 /// Puts `bytes` in place of the executable at `exe`: a new file in the same directory, made
 /// executable and flushed, then the `platform`'s [`replacement_steps`].
+/// What the executable at `exe` says its version is (`torii --version`), as install.sh reports
+/// it: the file now in place, not the tag it was downloaded under.
+pub fn installed_version(exe: &Path) -> Result<String, UpgradeError> {
+    let fail = |reason: String| UpgradeError::NewDoesNotRun {
+        path: exe.to_path_buf(),
+        reason,
+    };
+    let output = std::process::Command::new(exe)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|error| fail(error.to_string()))?;
+    let said = String::from_utf8_lossy(&output.stdout).trim().to_string();
+    if !output.status.success() || said.is_empty() {
+        return Err(fail(format!("--version exited with {}", output.status)));
+    }
+    Ok(said)
+}
+
 pub fn replace_executable(
     exe: &Path,
     bytes: &[u8],

@@ -172,11 +172,13 @@ fn self_upgrade(check: bool) -> Result<(), CliError> {
     }
     let bytes = release::fetch_executable(latest)?;
     release::replace_executable(&exe, &bytes, Platform::CURRENT)?;
+    let says = release::installed_version(&exe)?;
     let mut message = crate::tr!(
         "cli-upgrade-done",
         current = current.to_string(),
         latest = latest.to_string(),
-        path = exe.display().to_string()
+        path = exe.display().to_string(),
+        says = says
     );
     if Platform::CURRENT == Platform::Windows {
         message.push(' ');

@@ -101,8 +101,13 @@ fn self_upgrade_checks_replaces_and_then_is_up_to_date() {
     assert!(output.status.success(), "{}", text(&output));
     assert_eq!(std::fs::read(&users_copy).unwrap(), b"a copy the user kept");
     assert!(!text(&output).contains("torii.old"), "{}", text(&output));
+    // Issue 35: what the new executable says of itself, as install.sh reports it, not only the
+    // tag it came under (the test release holds this build, which says 0.1.0).
     assert!(
-        text(&output).contains("upgraded torii v0.1.0 to v9.9.9"),
+        text(&output).contains(&format!(
+            "upgraded torii v0.1.0 to v9.9.9 at {}, which says: torii 0.1.0",
+            exe.display()
+        )),
         "{}",
         text(&output)
     );
