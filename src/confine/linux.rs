@@ -326,6 +326,13 @@ impl Rules {
         self.boundary.incomplete
     }
 
+    /// The directories on the way to a denied or read-only path: they get no rule of their
+    /// own, so a child can use what is already in them but cannot create, rename or remove
+    /// entries directly in them.
+    pub(super) fn closed_dirs(&self) -> Vec<PathBuf> {
+        self.boundary.dirs().map(Path::to_path_buf).collect()
+    }
+
     /// Makes the child of `command` restrict itself with the rules before it runs.
     pub(super) fn prepare(
         &self,

@@ -158,6 +158,28 @@ impl Confinement {
         })
     }
 
+    /// The directories this user can create entries in but a confined child cannot (Landlock
+    /// cannot leave one name of a directory out and open the rest to new entries: see
+    /// `linux.rs`). Empty where children are not confined.
+    pub fn closed_dirs(&self) -> Vec<PathBuf> {
+        #[cfg(target_os = "linux")]
+        if matches!(self.inner.support, Support::Enforced { .. }) {
+            return self
+                .rules()
+                .closed_dirs()
+                .into_iter()
+                .filter(|dir| {
+                    rustix::fs::access(
+                        dir,
+                        rustix::fs::Access::WRITE_OK | rustix::fs::Access::EXEC_OK,
+                    )
+                    .is_ok()
+                })
+                .collect();
+        }
+        Vec::new()
+    }
+
     /// Works the rules out, the first time, on a blocking thread: the walk of the root must not
     /// hold a thread that serves MCP (reading stdin, cancelling, other calls' time limits).
     /// Afterwards, and where children are not confined, it returns at once. [`prepare`]

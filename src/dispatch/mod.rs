@@ -349,7 +349,7 @@ pub(crate) fn now_epoch() -> u64 {
 
 /// Every program a provider child may run, as resolved now: the commands, validators and
 /// identity probes. One that does not resolve is left out (its call fails anyway).
-fn programs(registry: &Registry) -> Vec<std::path::PathBuf> {
+pub(crate) fn programs(registry: &Registry) -> Vec<std::path::PathBuf> {
     // Many providers share a command (`aws` for every account): resolve each name once.
     let commands: std::collections::BTreeSet<&str> = registry
         .iter()

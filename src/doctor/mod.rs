@@ -83,7 +83,11 @@ pub fn examine(subject: &Subject<'_>) -> Vec<Finding> {
             crate::tr!("doctor-no-root", path = root.display().to_string()),
             crate::tr!("doctor-no-root-fix"),
         ));
-        findings.push(system::confinement(root, crate::confine::Mode::default()));
+        findings.extend(system::confinement(
+            root,
+            crate::confine::Mode::default(),
+            &[],
+        ));
         findings.push(system::display());
         return findings;
     }
@@ -107,7 +111,14 @@ pub fn examine(subject: &Subject<'_>) -> Vec<Finding> {
     };
     findings.extend(providers::check(root));
     findings.extend(agents::check(subject));
-    findings.push(system::confinement(root, settings.child_confinement));
+    let programs = crate::registry::Registry::load(root)
+        .map(|registry| crate::dispatch::programs(&registry))
+        .unwrap_or_default();
+    findings.extend(system::confinement(
+        root,
+        settings.child_confinement,
+        &programs,
+    ));
     findings.push(system::display());
     findings
 }

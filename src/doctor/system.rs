@@ -122,9 +122,11 @@ fn version_of(program: &Path) -> Option<String> {
     }
 }
 
-/// Whether provider children can be kept out of the config root on this kernel.
-pub fn confinement(root: &Path, mode: Mode) -> Finding {
-    match Confinement::new(root, mode, &[]).support() {
+/// Whether provider children can be kept out of the config root on this kernel, and where
+/// a confined child (running `programs`) cannot create entries.
+pub fn confinement(root: &Path, mode: Mode, programs: &[std::path::PathBuf]) -> Vec<Finding> {
+    let confinement = Confinement::new(root, mode, programs);
+    let support = match confinement.support() {
         Support::Enforced { mechanism } => Finding::ok(crate::tr!(
             "doctor-confined",
             mechanism = mechanism.to_string()
@@ -139,7 +141,17 @@ pub fn confinement(root: &Path, mode: Mode) -> Finding {
                 crate::tr!("doctor-required-unenforced-fix"),
             ),
         },
+    };
+    let mut findings = vec![support];
+    let closed = confinement.closed_dirs();
+    if !closed.is_empty() {
+        let dirs: Vec<String> = closed.iter().map(|dir| dir.display().to_string()).collect();
+        findings.push(Finding::ok(crate::tr!(
+            "doctor-confined-cannot-create",
+            dirs = dirs.join(", ")
+        )));
     }
+    findings
 }
 
 /// Whether an approval window can open for calls no rule decides. This reads the doctor's own

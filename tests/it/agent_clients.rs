@@ -168,11 +168,7 @@ fn claude_mcp_list_shows_torii_connected_and_uninstall_restores_the_file() {
 fn gemini_mcp_list_shows_torii_connected_and_uninstall_restores_the_file() {
     let modules = agent_cli_modules();
     let scene = Scene::new(&modules);
-    let gemini = scene.setup.home.join(".gemini");
-    std::fs::create_dir_all(&gemini).unwrap();
-    let settings = gemini.join("settings.json");
-    std::fs::write(&settings, GEMINI_SETTINGS).unwrap();
-    trust_gemini_folder(&scene);
+    let settings = gemini_settings(&scene);
     scene.torii(&["agent", "install", "gemini"], &[]);
     let mut list = scene.client("gemini");
     list.env("GEMINI_CLI_NO_RELAUNCH", "true")
@@ -197,11 +193,7 @@ fn gemini_mcp_list_shows_torii_connected_and_uninstall_restores_the_file() {
 fn headless_gemini_calls_torii_once_installed_with_trust() {
     let modules = agent_cli_modules();
     let scene = Scene::new(&modules);
-    let gemini = scene.setup.home.join(".gemini");
-    std::fs::create_dir_all(&gemini).unwrap();
-    let settings = gemini.join("settings.json");
-    std::fs::write(&settings, GEMINI_SETTINGS).unwrap();
-    trust_gemini_folder(&scene);
+    let settings = gemini_settings(&scene);
     let turn = |standin: &Standin| {
         let mut command = scene.client("gemini");
         command
@@ -569,10 +561,7 @@ fn claude_code_cannot_reach_the_control_plane_through_its_own_tools() {
 fn gemini_cli_cannot_reach_the_control_plane_through_its_own_tools() {
     let modules = agent_cli_modules();
     let scene = Scene::new(&modules);
-    let settings = scene.setup.home.join(".gemini");
-    std::fs::create_dir_all(&settings).unwrap();
-    std::fs::write(settings.join("settings.json"), GEMINI_SETTINGS).unwrap();
-    trust_gemini_folder(&scene);
+    gemini_settings(&scene);
     scene.torii(&["agent", "install", "gemini", "--hook"], &[]);
     let root = scene.setup.root_dir();
     let rules = format!("{root}/providers/kubectl/rules.yaml");
@@ -611,13 +600,16 @@ fn gemini(scene: &Scene, standin: &Standin) -> Command {
     command
 }
 
-fn trust_gemini_folder(scene: &Scene) {
+/// `~/.gemini/settings.json` as Gemini CLI leaves it, in a home whose project folder it
+/// trusts; its path.
+fn gemini_settings(scene: &Scene) -> PathBuf {
+    let gemini = scene.setup.home.join(".gemini");
+    std::fs::create_dir_all(&gemini).unwrap();
+    let settings = gemini.join("settings.json");
+    std::fs::write(&settings, GEMINI_SETTINGS).unwrap();
     let trusted = serde_json::json!({ scene.project.display().to_string(): "TRUST_FOLDER" });
-    std::fs::write(
-        scene.setup.home.join(".gemini/trustedFolders.json"),
-        trusted.to_string(),
-    )
-    .unwrap();
+    std::fs::write(gemini.join("trustedFolders.json"), trusted.to_string()).unwrap();
+    settings
 }
 
 #[test]
@@ -625,10 +617,7 @@ fn trust_gemini_folder(scene: &Scene) {
 fn gemini_cli_runs_the_hook_and_the_model_gets_the_deny_reason() {
     let modules = agent_cli_modules();
     let scene = Scene::new(&modules);
-    let settings = scene.setup.home.join(".gemini");
-    std::fs::create_dir_all(&settings).unwrap();
-    std::fs::write(settings.join("settings.json"), GEMINI_SETTINGS).unwrap();
-    trust_gemini_folder(&scene);
+    gemini_settings(&scene);
     prove_hook(&scene, "gemini", &[], |standin| gemini(&scene, standin));
 }
 

@@ -339,6 +339,29 @@ async fn the_official_aws_package_sends_the_session_only_to_the_operators_endpoi
 }
 
 /// A validator is a provider child too: it cannot write into the root either.
+/// Issue 35: a confined child cannot create entries directly in the directories on the way
+/// to the root (a CLI's first `~/.kube` under Torii), which Landlock cannot express otherwise;
+/// doctor names them.
+#[test]
+#[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
+fn doctor_names_the_directories_a_confined_child_cannot_create_in() {
+    let root = Root::new();
+    require_confinement(&root);
+    let output = root.torii().arg("doctor").output().unwrap();
+    let report = String::from_utf8(output.stdout).unwrap();
+    let parent = std::fs::canonicalize(root.path())
+        .unwrap()
+        .parent()
+        .unwrap()
+        .display()
+        .to_string();
+    let line = report
+        .lines()
+        .find(|line| line.contains("cannot create new files or directories directly in"))
+        .unwrap_or_else(|| panic!("{report}"));
+    assert!(line.contains(&parent), "{line}");
+}
+
 #[tokio::test]
 #[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
 async fn a_validator_cannot_write_into_the_config_root() {

@@ -70,6 +70,26 @@ impl Healthy {
         (code, report)
     }
 
+    /// `torii agent <args>` run by another copy of torii (a cargo run, an older download),
+    /// whose path it returns.
+    fn install_from_a_copy(&self, args: &[&str]) -> std::path::PathBuf {
+        let copy = self.root.outside().join("old/torii");
+        std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+        std::fs::hard_link(assert_cmd::cargo::cargo_bin("torii"), &copy).unwrap();
+        let output = std::process::Command::new(&copy)
+            .arg("agent")
+            .args(args)
+            .env("TORII_CONFIG_DIR", self.root.path())
+            .env("HOME", &self.home)
+            .env("CLAUDE_CONFIG_DIR", self.home.join(".claude"))
+            .current_dir(self.root.work())
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        self.lock_down();
+        copy
+    }
+
     fn install_agent(&self, args: &[&str]) {
         let output = self.torii().arg("agent").args(args).output().unwrap();
         assert!(output.status.success(), "{output:?}");
@@ -244,19 +264,7 @@ fn state_others_can_read_or_write_is_a_problem() {
 fn an_entry_that_starts_a_binary_gone_since_is_a_problem() {
     let setup = Healthy::new();
     // Installed from another copy (a cargo run, an older download), which is then removed.
-    let copy = setup.root.outside().join("old/torii");
-    std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
-    std::fs::hard_link(assert_cmd::cargo::cargo_bin("torii"), &copy).unwrap();
-    let output = std::process::Command::new(&copy)
-        .args(["agent", "install", "claude"])
-        .env("TORII_CONFIG_DIR", setup.root.path())
-        .env("HOME", &setup.home)
-        .env("CLAUDE_CONFIG_DIR", setup.home.join(".claude"))
-        .current_dir(setup.root.work())
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    setup.lock_down();
+    let copy = setup.install_from_a_copy(&["install", "claude"]);
 
     let (code, report) = setup.doctor();
     assert_eq!(code, 0, "{report}");
@@ -292,19 +300,7 @@ fn an_entry_that_starts_a_binary_gone_since_is_a_problem() {
 #[test]
 fn a_hook_whose_torii_is_gone_is_a_problem() {
     let setup = Healthy::new();
-    let copy = setup.root.outside().join("old/torii");
-    std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
-    std::fs::hard_link(assert_cmd::cargo::cargo_bin("torii"), &copy).unwrap();
-    let output = std::process::Command::new(&copy)
-        .args(["agent", "install", "claude", "--hook"])
-        .env("TORII_CONFIG_DIR", setup.root.path())
-        .env("HOME", &setup.home)
-        .env("CLAUDE_CONFIG_DIR", setup.home.join(".claude"))
-        .current_dir(setup.root.work())
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    setup.lock_down();
+    let copy = setup.install_from_a_copy(&["install", "claude", "--hook"]);
     std::fs::remove_file(&copy).unwrap();
 
     let (code, report) = setup.doctor();

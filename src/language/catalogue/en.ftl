@@ -176,6 +176,7 @@ doctor-why-under-cwd = it is under the current directory
 doctor-why-unreadable = it cannot be read
 doctor-why-writable = it or its directory is writable by other users
 doctor-confined = provider children are confined ({ $mechanism })
+doctor-confined-cannot-create = a confined provider child cannot create new files or directories directly in { $dirs } (what is already there stays usable): a CLI whose first run creates its directory there (~/.kube, ~/.azure, ~/.config/gcloud) needs it made once outside Torii, for example by running that CLI in a terminal
 doctor-unconfined = provider children cannot be confined here ({ $reason }): they could read and write the config root
 doctor-unconfined-fix = use a kernel with Landlock (Linux 5.13 or later, enabled in the LSM list)
 doctor-required-unenforced = `child_confinement: required` cannot be enforced here ({ $reason }): no provider command will start
