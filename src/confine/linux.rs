@@ -31,7 +31,7 @@
 //! then the old ruleset can only deny more, never less.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::ffi::OsString;
+use std::ffi::{CString, OsString};
 use std::fs::File;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
@@ -43,6 +43,7 @@ use landlock::{
     RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope,
 };
 
+use super::sys::MountPlan;
 use super::{ConfineError, Support};
 
 /// The rights Torii asks Landlock to enforce: everything up to ABI 3, which added truncation.
@@ -63,6 +64,12 @@ fn dir_rights() -> BitFlags<AccessFs> {
 
 fn file_rights() -> BitFlags<AccessFs> {
     AccessFs::from_file(ABI_NEEDED)
+}
+
+/// Everything but removing and renaming: a directory above the root, in a child whose mount
+/// namespace hides the root, takes new entries while every entry on the way stays in place.
+fn creating_rights() -> BitFlags<AccessFs> {
+    dir_rights() & !(AccessFs::RemoveDir | AccessFs::RemoveFile | AccessFs::Refer)
 }
 
 fn read_only_rights() -> BitFlags<AccessFs> {
@@ -128,6 +135,39 @@ fn describe(ruleset: RulesetStatus, landlock: LandlockStatus) -> Support {
     }
 }
 
+/// Whether this system lets a child enter a mount namespace of its own (user namespaces
+/// allowed, mounts in them too): a throwaway child of this executable tries, and the spawn
+/// fails if it could not (what the program then does does not matter).
+pub(super) fn namespaces_work() -> bool {
+    let Ok(exe) = std::env::current_exe() else {
+        return false;
+    };
+    let (uid, gid) = (rustix::process::geteuid(), rustix::process::getegid());
+    let plan = MountPlan {
+        uid_map: CString::new(format!("{0} {0} 1", uid.as_raw())).unwrap_or_default(),
+        gid_map: CString::new(format!("{0} {0} 1", gid.as_raw())).unwrap_or_default(),
+        hidden_dirs: Vec::new(),
+        hidden_files: Vec::new(),
+        read_only: Vec::new(),
+        null_flags: 0,
+        cwd: CString::from(c"/"),
+    };
+    let mut command = std::process::Command::new(exe);
+    command
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    super::sys::enter_namespace_before_exec(&mut command, Arc::new(plan));
+    command
+        .spawn()
+        .map(|mut child| {
+            let _ = child.kill();
+            let _ = child.wait();
+        })
+        .is_ok()
+}
+
 /// Which paths children may not touch, and which they may only read.
 #[derive(Debug, Default)]
 pub(super) struct Boundary {
@@ -141,14 +181,23 @@ pub(super) struct Boundary {
     /// The search for links under the root stopped at one of its bounds: a location linked
     /// from past that point is not denied.
     incomplete: bool,
+    /// The root is reached through a symbolic link: the link itself must stay in place, which
+    /// only a closed directory above it guarantees.
+    through_links: bool,
+    /// The directories on the way to the agents' files alone (not to the root or a read-only
+    /// directory): they stay closed, so that nothing new appears beside a client's own
+    /// configuration.
+    agent_only: BTreeSet<PathBuf>,
 }
 
 impl Boundary {
     /// The boundary for the config root `root` (absolute, as configured: the links on the way
-    /// matter) and the directories children must not change.
-    pub(super) fn new(root: &Path, read_only: &[PathBuf]) -> Self {
+    /// matter), the directories children must not change, and the agents' files Torii manages
+    /// (read-only too).
+    pub(super) fn new(root: &Path, read_only: &[PathBuf], agent_files: &[PathBuf]) -> Self {
         let mut boundary = Boundary::default();
         let real_root = boundary.leave_out(root);
+        boundary.through_links = real_root != std::path::absolute(root).unwrap_or_default();
         boundary.denied.push(real_root.clone());
         // What a link inside the root points to is Torii's too, and so is what a link inside
         // that points to (`providers/x -> ~/repo/x` holding `rules.yaml -> ../shared/x.yaml`):
@@ -178,6 +227,17 @@ impl Boundary {
             let real = boundary.leave_out(dir);
             boundary.read_only.push(real);
         }
+        let before: BTreeSet<PathBuf> = boundary.levels.keys().cloned().collect();
+        for file in agent_files.iter().filter(|file| file.is_absolute()) {
+            let real = boundary.leave_out(file);
+            boundary.read_only.push(real);
+        }
+        boundary.agent_only = boundary
+            .levels
+            .keys()
+            .filter(|dir| !before.contains(*dir))
+            .cloned()
+            .collect();
         // Nothing inside a denied path ever gets a rule, whatever chain led through it.
         let denied = boundary.denied.clone();
         let inside_denied = |path: &Path| denied.iter().any(|denied| path.starts_with(denied));
@@ -230,6 +290,23 @@ impl Boundary {
             }
         }
         current
+    }
+
+    /// The directories that stay closed even in a mount namespace: those on the way to the
+    /// agents' files alone, and every one above a denied or read-only path that does not exist
+    /// (opened, it would let a child create that path: a program on `PATH`, a directory a
+    /// link in the root points to).
+    fn keep_closed(&self) -> BTreeSet<PathBuf> {
+        let mut closed = self.agent_only.clone();
+        for missing in self
+            .denied
+            .iter()
+            .chain(&self.read_only)
+            .filter(|path| std::fs::symlink_metadata(path).is_err())
+        {
+            closed.extend(missing.ancestors().skip(1).map(Path::to_path_buf));
+        }
+        closed
     }
 
     /// The containing directories, whose changes call for new rules.
@@ -293,10 +370,13 @@ pub(super) struct Rules {
     cache: Mutex<Option<Cached>>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Cached {
     stamps: Vec<Option<Stamp>>,
-    ruleset: Arc<OwnedFd>,
+    /// The directories above the root closed: no mount namespace needed.
+    closed: Arc<OwnedFd>,
+    /// Those that can be, open to new entries, for a child in the namespace of the plan.
+    open: Option<(Arc<OwnedFd>, Arc<MountPlan>)>,
 }
 
 /// What changes when entries are added to, removed from or renamed in a directory.
@@ -308,10 +388,10 @@ struct Stamp {
     mtime_nsec: i64,
 }
 
-/// The ruleset a prepared command's child restricts itself with: held until the spawn
-/// returned, so its descriptor is open in the child.
+/// The rulesets (and mount plan) a prepared command's child uses: held until the spawn
+/// returned, so that its descriptors are open, and its plan alive, in the child.
 #[derive(Debug)]
-pub(super) struct Held(#[allow(dead_code)] Arc<OwnedFd>);
+pub(super) struct Held(#[allow(dead_code)] Cached);
 
 impl Rules {
     pub(super) fn new(boundary: Boundary) -> Self {
@@ -326,43 +406,104 @@ impl Rules {
         self.boundary.incomplete
     }
 
-    /// The directories on the way to a denied or read-only path: they get no rule of their
-    /// own, so a child can use what is already in them but cannot create, rename or remove
-    /// entries directly in them.
-    pub(super) fn closed_dirs(&self) -> Vec<PathBuf> {
-        self.boundary.dirs().map(Path::to_path_buf).collect()
+    /// The directories on the way to a denied or read-only path in which a child cannot
+    /// create, rename or remove entries (it can use what is already in them): all of them
+    /// without a mount namespace, else those that stay closed in one (see [`MountPlan`]).
+    pub(super) fn closed_dirs(&self, namespaces: bool) -> Vec<PathBuf> {
+        let open = namespaces && self.mount_plan().is_some();
+        let keep_closed = self.boundary.keep_closed();
+        self.boundary
+            .dirs()
+            .filter(|dir| !open || keep_closed.contains(*dir))
+            .map(Path::to_path_buf)
+            .collect()
     }
 
-    /// Makes the child of `command` restrict itself with the rules before it runs.
+    /// Makes the child of `command` restrict itself with the rules before it runs: in a mount
+    /// namespace of its own where it can have one, so that the directories above the root take
+    /// new entries, else with those directories closed.
     pub(super) fn prepare(
         &self,
         command: &mut std::process::Command,
     ) -> Result<Held, ConfineError> {
-        let ruleset = self
+        let current = self
             .current()
             .map_err(|source| ConfineError::Restrict { source })?;
-        super::sys::restrict_before_exec(command, ruleset.as_raw_fd());
-        Ok(Held(ruleset))
+        match &current.open {
+            Some((open, plan)) => super::sys::enter_namespace_then_restrict(
+                command,
+                Arc::clone(plan),
+                open.as_raw_fd(),
+                current.closed.as_raw_fd(),
+            ),
+            None => super::sys::restrict_before_exec(command, current.closed.as_raw_fd()),
+        }
+        Ok(Held(current))
     }
 
-    /// The ruleset for the file system as it is now.
-    fn current(&self) -> io::Result<Arc<OwnedFd>> {
+    /// The rulesets for the file system as it is now.
+    fn current(&self) -> io::Result<Cached> {
         let mut cache = self
             .cache
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let stamps = self.stamps();
         if let Some(cached) = cache.as_ref().filter(|cached| cached.stamps == stamps) {
-            return Ok(Arc::clone(&cached.ruleset));
+            return Ok(cached.clone());
         }
-        let created = self.build()?;
-        let ruleset: Option<OwnedFd> = created.into();
-        let ruleset = Arc::new(ruleset.ok_or_else(|| landlock_error("no ruleset was created"))?);
-        *cache = Some(Cached {
+        let closed = into_fd(self.build(false)?)?;
+        let open = match self.mount_plan() {
+            Some(plan) => Some((into_fd(self.build(true)?)?, Arc::new(plan))),
+            None => None,
+        };
+        let cached = Cached {
             stamps,
-            ruleset: Arc::clone(&ruleset),
-        });
-        Ok(ruleset)
+            closed,
+            open,
+        };
+        *cache = Some(cached.clone());
+        Ok(cached)
+    }
+
+    /// The mount namespace a child can enter, or `None` where opening the directories above
+    /// the root would be unsafe: the root is reached through a link (the link must stay in
+    /// place), Torii's working directory is inside a denied location (the child would start
+    /// there), or a path cannot be written as a C string.
+    fn mount_plan(&self) -> Option<MountPlan> {
+        use std::os::unix::ffi::OsStrExt;
+        let boundary = &self.boundary;
+        if boundary.through_links {
+            return None;
+        }
+        let cwd = std::env::current_dir().ok()?;
+        if boundary.denied.iter().any(|denied| cwd.starts_with(denied)) {
+            return None;
+        }
+        let c_path = |path: &Path| CString::new(path.as_os_str().as_bytes()).ok();
+        let mut hidden_dirs = Vec::new();
+        let mut hidden_files = Vec::new();
+        for denied in &boundary.denied {
+            match std::fs::metadata(denied) {
+                Ok(meta) if meta.is_dir() => hidden_dirs.push(c_path(denied)?),
+                Ok(_) => hidden_files.push(c_path(denied)?),
+                // A missing one keeps the directories above it closed (`keep_closed`).
+                Err(_) => {}
+            }
+        }
+        let mut read_only = Vec::new();
+        for path in boundary.read_only.iter().filter(|path| path.exists()) {
+            read_only.push((c_path(path)?, mount_flags(path)?));
+        }
+        let (uid, gid) = (rustix::process::geteuid(), rustix::process::getegid());
+        Some(MountPlan {
+            uid_map: CString::new(format!("{0} {0} 1", uid.as_raw())).ok()?,
+            gid_map: CString::new(format!("{0} {0} 1", gid.as_raw())).ok()?,
+            hidden_dirs,
+            hidden_files,
+            read_only,
+            null_flags: mount_flags(Path::new("/dev/null"))?,
+            cwd: c_path(&cwd)?,
+        })
     }
 
     fn stamps(&self) -> Vec<Option<Stamp>> {
@@ -380,7 +521,10 @@ impl Rules {
             .collect()
     }
 
-    fn build(&self) -> io::Result<RulesetCreated> {
+    /// The ruleset: with `open`, the directories above the root that need not stay closed
+    /// take new entries (never removals or renames, so nothing on the way to the root can be
+    /// moved aside), for a child whose namespace hides the root.
+    fn build(&self, open: bool) -> io::Result<RulesetCreated> {
         // Signals too, where the kernel has that scope (Landlock ABI 6; dropped silently on
         // an older one): a child may signal its own descendants, never the server, its window
         // or another call's child (a SIGSTOP to the server would freeze every time limit).
@@ -390,7 +534,15 @@ impl Rules {
             .and_then(|ruleset| ruleset.create())
             .map_err(landlock_error)?;
         let boundary = &self.boundary;
+        let keep_closed = boundary.keep_closed();
         for (dir, kept_apart) in &boundary.levels {
+            if open
+                && !keep_closed.contains(dir)
+                && boundary.read_only_holding(dir).is_none()
+                && let Some(rule) = rule_for(dir, Some(creating_rights()))
+            {
+                ruleset = ruleset.add_rule(rule).map_err(landlock_error)?;
+            }
             // Entries of a directory inside a read-only one are read-only too; when that
             // directory has a rule of its own, it already covers them.
             let rights = match boundary.read_only_holding(dir) {
@@ -429,6 +581,35 @@ impl Rules {
         }
         Ok(ruleset)
     }
+}
+
+fn into_fd(created: RulesetCreated) -> io::Result<Arc<OwnedFd>> {
+    let ruleset: Option<OwnedFd> = created.into();
+    Ok(Arc::new(
+        ruleset.ok_or_else(|| landlock_error("no ruleset was created"))?,
+    ))
+}
+
+/// The flags of the mount `path` is on that a read-only remount of a bind of it must keep
+/// (inside a user namespace the kernel refuses to drop them).
+fn mount_flags(path: &Path) -> Option<libc::c_ulong> {
+    let stat = rustix::fs::statvfs(path).ok()?;
+    let kept = [
+        (rustix::fs::StatVfsMountFlags::NOSUID, libc::MS_NOSUID),
+        (rustix::fs::StatVfsMountFlags::NODEV, libc::MS_NODEV),
+        (rustix::fs::StatVfsMountFlags::NOEXEC, libc::MS_NOEXEC),
+        (rustix::fs::StatVfsMountFlags::NOATIME, libc::MS_NOATIME),
+        (
+            rustix::fs::StatVfsMountFlags::NODIRATIME,
+            libc::MS_NODIRATIME,
+        ),
+        (rustix::fs::StatVfsMountFlags::RELATIME, libc::MS_RELATIME),
+    ];
+    Some(
+        kept.iter()
+            .filter(|(flag, _)| stat.f_flag.contains(*flag))
+            .fold(0, |flags, (_, mount)| flags | mount),
+    )
 }
 
 /// A rule on the entry at `path` itself (never on what a symbolic link points to): `rights`,
@@ -489,7 +670,7 @@ mod tests {
     }
 
     fn rules(root: &Path, read_only: &[PathBuf]) -> Rules {
-        Rules::new(Boundary::new(root, read_only))
+        Rules::new(Boundary::new(root, read_only, &[]))
     }
 
     #[test]
@@ -517,8 +698,15 @@ mod tests {
         );
         let stdout = String::from_utf8_lossy(&output.stdout);
         let stderr = String::from_utf8_lossy(&output.stderr);
+        // Nothing of the root was read or listed, and nothing was created in it: refused by
+        // Landlock, or (in a mount namespace) not there to see and read-only.
         assert_eq!(stdout, "public\ny\n", "{stderr}");
-        assert_eq!(stderr.matches("Permission denied").count(), 4, "{stderr}");
+        assert_eq!(
+            stderr.lines().count(),
+            3 + usize::from(!namespaces_work()),
+            "{stderr}"
+        );
+        assert!(!dir.path().join("root/new").exists());
     }
 
     /// Red-team finding: with `~/.config/torii -> ~/dotfiles/torii`, a child swapped the link
@@ -556,12 +744,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("root");
         std::fs::create_dir_all(root.join("providers/a")).unwrap();
-        assert!(!Boundary::new(&root, &[]).incomplete);
+        assert!(!Boundary::new(&root, &[], &[]).incomplete);
         let deep = (0..=MAX_SCAN_DEPTH).fold(root.join("providers"), |dir, level| {
             dir.join(level.to_string())
         });
         std::fs::create_dir_all(deep.join("below")).unwrap();
-        assert!(Boundary::new(&root, &[]).incomplete);
+        assert!(Boundary::new(&root, &[], &[]).incomplete);
     }
 
     /// Fourth review: a child stopped the server with `kill -STOP $PPID`, so no time limit
@@ -707,10 +895,95 @@ mod tests {
                 config = dir.path().join("config").display()
             ),
         );
-        assert_eq!(
-            String::from_utf8_lossy(&output.stdout),
+        // In a mount namespace the project and the directories above the root take new
+        // entries (the root is hidden); without one they are closed.
+        let expected = if namespaces_work() {
+            ".venv\nsrc\nx\ntorii\n"
+        } else {
             ".venv\nsrc\nx\nrefused\nunlisted\n"
+        };
+        assert_eq!(String::from_utf8_lossy(&output.stdout), expected);
+    }
+
+    fn require_namespaces() {
+        require_landlock();
+        assert!(
+            namespaces_work(),
+            "children cannot have a mount namespace here (user namespaces not allowed)"
         );
+    }
+
+    /// Issue 35: with the root at `~/.config/torii`, a child could create nothing directly in
+    /// `~` or `~/.config`, so a CLI's first run (`~/.kube`, `~/.config/gcloud`) failed under
+    /// Torii. In its own mount namespace it creates them, the root stays unreadable and
+    /// unwritable, nothing on the way to it can be moved aside, and the agents' files and the
+    /// `PATH` directories stay read-only.
+    #[test]
+    #[ignore = "needs a kernel with Landlock and user namespaces; run by ./scripts/test.sh"]
+    fn a_first_run_creates_its_directories_beside_the_root() {
+        require_namespaces();
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home");
+        let root = home.join(".config/torii");
+        let bin = home.join(".local/bin");
+        let agent_file = home.join(".claude.json");
+        std::fs::create_dir_all(root.join("providers")).unwrap();
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::write(root.join("rules.yaml"), "secret").unwrap();
+        std::fs::write(bin.join("kubectl"), "#!/bin/sh\n").unwrap();
+        std::fs::write(&agent_file, "{}").unwrap();
+        let rules = Rules::new(Boundary::new(
+            &root,
+            std::slice::from_ref(&bin),
+            std::slice::from_ref(&agent_file),
+        ));
+        let output = run(
+            &rules,
+            &format!(
+                "cd {home} && mkdir .kube && echo c > .kube/config && mkdir -p .config/gcloud \
+                 && echo n > newfile && echo created; \
+                 cat .config/torii/rules.yaml; echo x > .config/torii/new; \
+                 mv .config moved; rm -r .config; ln -s /tmp .config/torii2 && echo linked; \
+                 echo evil > .claude.json; echo evil > .local/bin/kubectl; \
+                 touch .local/bin/planted; echo done",
+                home = home.display()
+            ),
+        );
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stdout, "created\nlinked\ndone\n", "{stderr}");
+        assert_eq!(
+            std::fs::read_to_string(home.join(".kube/config")).unwrap(),
+            "c\n"
+        );
+        assert!(home.join(".config/gcloud").is_dir());
+        assert!(home.join("newfile").is_file());
+        // The root, the way to it, the agent's file and the program are as they were.
+        assert_eq!(
+            std::fs::read_to_string(root.join("rules.yaml")).unwrap(),
+            "secret"
+        );
+        assert!(!root.join("new").exists());
+        assert!(!home.join("moved").exists());
+        assert_eq!(std::fs::read_to_string(&agent_file).unwrap(), "{}");
+        assert_eq!(
+            std::fs::read_to_string(bin.join("kubectl")).unwrap(),
+            "#!/bin/sh\n"
+        );
+        assert!(!bin.join("planted").exists());
+        // Every attempt failed in the child (and what it created on its first run stays until
+        // the next child, which has full rights on it).
+        for refused in [
+            "rules.yaml",
+            "torii/new",
+            "moved",
+            "remove '.config/torii'",
+            ".claude.json",
+            "kubectl",
+            "planted",
+        ] {
+            assert!(stderr.contains(refused), "{refused}: {stderr}");
+        }
     }
 
     #[test]
@@ -749,6 +1022,7 @@ mod tests {
                 PathBuf::from("/nonexistent/a"),
                 PathBuf::from("/nonexistent/b/bin"),
             ],
+            &[],
         );
         assert!(boundary.holds_denied(Path::new("/nonexistent/a")));
         assert!(!boundary.holds_denied(Path::new("/nonexistent/b/bin")));
@@ -797,8 +1071,11 @@ mod tests {
             .unwrap()
             .stdout
             == b"0\n";
-        let unprivileged = if as_root {
-            "setpriv --reuid=65534 --regid=65534 --clear-groups"
+        // A child in a user namespace of its own has only its own user: there it stays root,
+        // which that namespace makes powerless over the others.
+        let setpriv = "setpriv --reuid=65534 --regid=65534 --clear-groups";
+        let unprivileged = if as_root && run(&rules, &format!("{setpriv} true")).status.success() {
+            setpriv
         } else {
             ""
         };

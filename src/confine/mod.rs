@@ -158,15 +158,27 @@ impl Confinement {
         })
     }
 
-    /// The directories this user can create entries in but a confined child cannot (Landlock
-    /// cannot leave one name of a directory out and open the rest to new entries: see
-    /// `linux.rs`). Empty where children are not confined.
+    /// Whether confined children get a mount namespace of their own here (where the root is
+    /// hidden and the directories above it take new entries). Starts a throwaway child.
+    pub fn namespaces(&self) -> bool {
+        #[cfg(target_os = "linux")]
+        if matches!(self.inner.support, Support::Enforced { .. }) {
+            return linux::namespaces_work();
+        }
+        false
+    }
+
+    /// The directories this user can create entries in but a confined child cannot: those
+    /// above the root and the read-only paths where the child cannot have a mount namespace
+    /// (Landlock alone cannot leave one name of a directory out and open the rest to new
+    /// entries: see `linux.rs`), else only those that must stay closed anyway. Empty where
+    /// children are not confined.
     pub fn closed_dirs(&self) -> Vec<PathBuf> {
         #[cfg(target_os = "linux")]
         if matches!(self.inner.support, Support::Enforced { .. }) {
             return self
                 .rules()
-                .closed_dirs()
+                .closed_dirs(self.namespaces())
                 .into_iter()
                 .filter(|dir| {
                     rustix::fs::access(
@@ -228,9 +240,10 @@ impl Confinement {
         self.inner.rules.get_or_init(|| {
             let root = &self.inner.root;
             let absolute = std::path::absolute(root).unwrap_or_else(|_| root.clone());
-            let mut read_only = programs::read_only_dirs(&self.inner.programs);
-            read_only.extend(crate::agents::managed_files(&absolute));
-            let rules = linux::Rules::new(linux::Boundary::new(&absolute, &read_only));
+            let read_only = programs::read_only_dirs(&self.inner.programs);
+            let agent_files = crate::agents::managed_files(&absolute);
+            let rules =
+                linux::Rules::new(linux::Boundary::new(&absolute, &read_only, &agent_files));
             if rules.incomplete() {
                 crate::console::progress(&format!(
                     "torii: the search for symbolic links under {} stopped at its limits \

@@ -1,4 +1,5 @@
-//! The only unsafe code in Torii: what a child does to itself between `fork` and `exec`.
+//! The only unsafe code in Torii: what a child does to itself between `fork` and `exec`
+//! (enter a mount namespace where it can, restrict itself with Landlock, reap its orphans).
 //!
 //! Each child must get a Landlock domain of its own. A domain shared with a thread of Torii's
 //! would let the child reach that thread (`/proc/<torii>/task/<tid>/mem` is allowed within one
@@ -8,6 +9,7 @@
 
 #![allow(unsafe_code)]
 
+use std::ffi::{CStr, CString};
 use std::os::fd::RawFd;
 use std::os::unix::process::CommandExt;
 
@@ -50,6 +52,135 @@ pub(crate) fn reap_orphans_before_exec(command: &mut std::process::Command) {
                 return Err(std::io::Error::last_os_error());
             }
             Ok(())
+        });
+    }
+}
+
+/// What a child sets up in a mount namespace of its own before it restricts itself, so that
+/// the directories above the root can take new entries: the root hidden under an empty
+/// read-only file system, the paths children must not change bound read-only over themselves.
+/// Everything is a C string built beforehand: the child allocates nothing.
+#[derive(Debug)]
+pub(super) struct MountPlan {
+    /// `"<uid> <uid> 1"` and `"<gid> <gid> 1"`: the child stays who it is.
+    pub(super) uid_map: CString,
+    pub(super) gid_map: CString,
+    /// Directories that get an empty read-only `tmpfs` over them.
+    pub(super) hidden_dirs: Vec<CString>,
+    /// Files that get `/dev/null`, read-only, over them.
+    pub(super) hidden_files: Vec<CString>,
+    /// Paths bound read-only over themselves, with the flags of the mount they are on (a
+    /// remount must keep `nosuid`, `nodev` and `noexec` where they were set).
+    pub(super) read_only: Vec<(CString, libc::c_ulong)>,
+    /// The flags of the mount `/dev/null` is on.
+    pub(super) null_flags: libc::c_ulong,
+    /// The working directory, entered again once the mounts are in place (a directory the
+    /// child was in before stays reachable through it otherwise).
+    pub(super) cwd: CString,
+}
+
+/// Makes the child of `command` enter a mount namespace set up by `plan` and then restrict
+/// itself with `open`; when any step of the namespace fails (user namespaces not allowed, a
+/// mount refused), with `closed` instead, which keeps the root out of reach without a
+/// namespace. Either way `no_new_privs` is set, and a child whose restriction fails never runs
+/// the program.
+///
+/// `plan`, `open` and `closed` must stay alive until the spawn has returned: the caller holds
+/// them.
+pub(super) fn enter_namespace_then_restrict(
+    command: &mut std::process::Command,
+    plan: std::sync::Arc<MountPlan>,
+    open: RawFd,
+    closed: RawFd,
+) {
+    // SAFETY: the closure runs in the forked child before `exec`, where only
+    // async-signal-safe functions may be called. It makes raw system calls (`prctl`,
+    // `unshare`, `open`, `write`, `close`, `mount`, `chdir`, `landlock_restrict_self`) with
+    // integer arguments and pointers to C strings that `plan` owns, built before the fork;
+    // it allocates nothing, takes no lock and touches no memory but its stack and `plan`,
+    // which the parent keeps alive (and unchanged) until the spawn returned.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            let ruleset = if enter(&plan) { open } else { closed };
+            if libc::syscall(libc::SYS_landlock_restrict_self, ruleset, 0) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
+/// The namespace of `plan`; `false` at the first step that fails.
+///
+/// # Safety
+/// Called only in a forked child before `exec` (see [`enter_namespace_then_restrict`]).
+unsafe fn enter(plan: &MountPlan) -> bool {
+    const NONE: *const libc::c_char = std::ptr::null();
+    let ro_bind = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY;
+    // SAFETY: every pointer is null or a C string `plan` owns; the calls only read them.
+    unsafe {
+        libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS) == 0
+            && write_file(c"/proc/self/setgroups", b"deny")
+            && write_file(c"/proc/self/uid_map", plan.uid_map.as_bytes())
+            && write_file(c"/proc/self/gid_map", plan.gid_map.as_bytes())
+            // Nothing mounted here reaches the rest of the system.
+            && libc::mount(NONE, c"/".as_ptr(), NONE, libc::MS_REC | libc::MS_PRIVATE, std::ptr::null()) == 0
+            && plan.hidden_dirs.iter().all(|dir| {
+                libc::mount(
+                    c"torii".as_ptr(),
+                    dir.as_ptr(),
+                    c"tmpfs".as_ptr(),
+                    libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                    c"size=4k,mode=000".as_ptr().cast(),
+                ) == 0
+            })
+            && plan.hidden_files.iter().all(|file| {
+                libc::mount(c"/dev/null".as_ptr(), file.as_ptr(), NONE, libc::MS_BIND, std::ptr::null()) == 0
+                    && libc::mount(NONE, file.as_ptr(), NONE, ro_bind | plan.null_flags, std::ptr::null()) == 0
+            })
+            && plan.read_only.iter().all(|(path, flags)| {
+                libc::mount(path.as_ptr(), path.as_ptr(), NONE, libc::MS_BIND | libc::MS_REC, std::ptr::null()) == 0
+                    && libc::mount(NONE, path.as_ptr(), NONE, ro_bind | flags, std::ptr::null()) == 0
+            })
+            && libc::chdir(plan.cwd.as_ptr()) == 0
+    }
+}
+
+/// Writes `bytes` to the file at `path` in one `write`; `false` if any call fails.
+///
+/// # Safety
+/// Async-signal-safe: usable between `fork` and `exec`.
+unsafe fn write_file(path: &CStr, bytes: &[u8]) -> bool {
+    // SAFETY: `path` is a C string and `bytes` a live slice; the descriptor is closed here.
+    unsafe {
+        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+        if fd < 0 {
+            return false;
+        }
+        let written = libc::write(fd, bytes.as_ptr().cast(), bytes.len());
+        libc::close(fd);
+        written == bytes.len() as isize
+    }
+}
+
+/// Makes the child of `command` enter the namespace of `plan`, and fail to start if it cannot:
+/// how Torii learns whether this system lets children have one.
+pub(super) fn enter_namespace_before_exec(
+    command: &mut std::process::Command,
+    plan: std::sync::Arc<MountPlan>,
+) {
+    // SAFETY: as in `enter_namespace_then_restrict`: raw system calls on C strings `plan` owns,
+    // built before the fork; nothing is allocated in the child.
+    unsafe {
+        command.pre_exec(move || {
+            if enter(&plan) {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
         });
     }
 }

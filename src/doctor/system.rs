@@ -143,6 +143,9 @@ pub fn confinement(root: &Path, mode: Mode, programs: &[std::path::PathBuf]) -> 
         },
     };
     let mut findings = vec![support];
+    if confinement.namespaces() {
+        findings.push(Finding::ok(crate::tr!("doctor-confined-namespace")));
+    }
     let closed = confinement.closed_dirs();
     if !closed.is_empty() {
         let dirs: Vec<String> = closed.iter().map(|dir| dir.display().to_string()).collect();

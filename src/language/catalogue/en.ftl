@@ -176,6 +176,7 @@ doctor-why-under-cwd = it is under the current directory
 doctor-why-unreadable = it cannot be read
 doctor-why-writable = it or its directory is writable by other users
 doctor-confined = provider children are confined ({ $mechanism })
+doctor-confined-namespace = each provider child runs in a mount namespace of its own, where the config root is hidden and read-only and the directories above it take new entries (a CLI's first ~/.kube)
 doctor-confined-cannot-create = a confined provider child cannot create new files or directories directly in { $dirs } (what is already there stays usable): a CLI whose first run creates its directory there (~/.kube, ~/.azure, ~/.config/gcloud) needs it made once outside Torii, for example by running that CLI in a terminal
 doctor-unconfined = provider children cannot be confined here ({ $reason }): they could read and write the config root
 doctor-unconfined-fix = use a kernel with Landlock (Linux 5.13 or later, enabled in the LSM list)

@@ -182,6 +182,7 @@ doctor-why-under-cwd = está sob o diretório atual
 doctor-why-unreadable = não pode ser lido
 doctor-why-writable = ele ou seu diretório pode ser alterado por outros usuários
 doctor-confined = os processos filhos dos providers estão confinados ({ $mechanism })
+doctor-confined-namespace = cada filho de provider roda num namespace de montagem próprio, onde a raiz de configuração fica oculta e somente leitura e os diretórios acima dela aceitam entradas novas (o primeiro ~/.kube de um CLI)
 doctor-confined-cannot-create = um filho confinado de provider não cria arquivos nem diretórios novos diretamente em { $dirs } (o que já existe continua utilizável): um CLI cuja primeira execução cria o diretório dele ali (~/.kube, ~/.azure, ~/.config/gcloud) precisa que ele seja criado uma vez fora do Torii, por exemplo rodando esse CLI num terminal
 doctor-unconfined = os processos filhos dos providers não podem ser confinados aqui ({ $reason }): eles poderiam ler e alterar a raiz de configuração
 doctor-unconfined-fix = use um kernel com Landlock (Linux 5.13 ou posterior, ativado na lista de LSM)
