@@ -438,14 +438,15 @@ fn claude_code_runs_the_hook_and_the_model_gets_the_deny_reason() {
     );
 }
 
-/// Issue 35, with the real client: the official kubectl recipe (its `kubeconfig` identity
+/// Issue 35, with the real clients: the official kubectl recipe (its `kubeconfig` identity
 /// package runs `true`) once blocked `true` and every `… || true` line. With the hook
-/// installed, Claude Code's shell runs `git … || true`.
-#[test]
-#[ignore = "needs the agent CLIs from npm; run by ./scripts/test.sh"]
-fn claude_code_runs_git_and_or_true_with_the_kubectl_recipe_hooked() {
-    let modules = agent_cli_modules();
-    let scene = Scene::new(&modules);
+/// installed, the client's shell runs `git … || true`.
+fn prove_or_true_runs(
+    scene: &Scene,
+    name: &str,
+    install: &[(&str, &Path)],
+    turn: impl Fn(&Standin) -> Command,
+) {
     let kubeconfig = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/providers/kubeconfig");
     let read = |file: &str| std::fs::read_to_string(kubeconfig.join(file)).unwrap();
     install_provider(
@@ -454,27 +455,48 @@ fn claude_code_runs_git_and_or_true_with_the_kubectl_recipe_hooked() {
         &read("provider.yaml"),
         &read("rules.yaml"),
     );
-    let config = scene.setup.home.join(".claude");
-    std::fs::create_dir_all(&config).unwrap();
-    scene.torii(
-        &["agent", "install", "claude", "--hook"],
-        &[("CLAUDE_CONFIG_DIR", &config)],
-    );
+    scene.torii(&["agent", "install", name, "--hook"], install);
     let standin = Standin::start_with(
-        &scene,
-        "claude-or-true",
+        scene,
+        &format!("{name}-or-true"),
         &["--command", "git --version > git-ran.txt || true"],
     );
-    let mut command = claude(&scene, &config, &standin);
-    command.args(["--allowedTools", "Bash"]);
-    let (out, err) = run(command, "claude with the kubectl recipe");
+    let (out, err) = run(turn(&standin), &format!("{name} with the kubectl recipe"));
     standin.assert_turn(&format!("{out}\n{err}"));
     let ran = std::fs::read_to_string(scene.project.join("git-ran.txt")).unwrap_or_default();
     assert!(
         ran.starts_with("git version"),
-        "the hook stopped `git … || true`\n{}\n{out}\n{err}",
+        "{name}: the hook stopped `git … || true`\n{}\n{out}\n{err}",
         standin.requests()
     );
+}
+
+#[test]
+#[ignore = "needs the agent CLIs from npm; run by ./scripts/test.sh"]
+fn claude_code_runs_git_and_or_true_with_the_kubectl_recipe_hooked() {
+    let modules = agent_cli_modules();
+    let scene = Scene::new(&modules);
+    let config = scene.setup.home.join(".claude");
+    std::fs::create_dir_all(&config).unwrap();
+    prove_or_true_runs(
+        &scene,
+        "claude",
+        &[("CLAUDE_CONFIG_DIR", &config)],
+        |standin| {
+            let mut command = claude(&scene, &config, standin);
+            command.args(["--allowedTools", "Bash"]);
+            command
+        },
+    );
+}
+
+#[test]
+#[ignore = "needs the agent CLIs from npm; run by ./scripts/test.sh"]
+fn gemini_cli_runs_git_and_or_true_with_the_kubectl_recipe_hooked() {
+    let modules = agent_cli_modules();
+    let scene = Scene::new(&modules);
+    gemini_settings(&scene);
+    prove_or_true_runs(&scene, "gemini", &[], |standin| gemini(&scene, standin));
 }
 
 /// The control plane through the agent's own tools (issue 33): the model asks the shell for
