@@ -285,7 +285,9 @@ async fn inherited_sessions_validate_with_cache_and_never_collect() {
     let provider = "version: \"1\"\nname: inh\ntool: inh\ndescription: i\ncommand: inh\nauth:\n  strategy: inherited\n  validate:\n    command: inh-check\n    args: []\n";
     install_provider(&root, "inh", provider, "version: \"1\"\naccept: [\"x\"]\n");
     let cli = FakeCli::new(&root, "inh", "echo ok");
-    let flag = root.path().join("session-valid");
+    // Outside the root: a confined validator cannot see into it (in a mount namespace, not
+    // even whether a file exists there).
+    let flag = root.outside().join("session-valid");
     let check = FakeCli::new(&root, "inh-check", &format!("[ -f '{}' ]", flag.display()));
     let client = mcp_client::start(&root, &[("PATH", cli.path_env())]).await;
     let (invalid, is_error) = client.call("inh", json!({"args": ["x"]})).await;
