@@ -69,15 +69,23 @@ pub(super) struct MountPlan {
     pub(super) hidden_dirs: Vec<CString>,
     /// Files that get `/dev/null`, read-only, over them.
     pub(super) hidden_files: Vec<CString>,
-    /// Paths bound read-only over themselves, with the flags of the mount they are on (a
-    /// remount must keep `nosuid`, `nodev` and `noexec` where they were set).
-    pub(super) read_only: Vec<(CString, libc::c_ulong)>,
-    /// The flags of the mount `/dev/null` is on.
-    pub(super) null_flags: libc::c_ulong,
+    /// Paths bound read-only over themselves, with everything mounted beneath them.
+    pub(super) read_only: Vec<CString>,
     /// The working directory, entered again once the mounts are in place (a directory the
     /// child was in before stays reachable through it otherwise).
     pub(super) cwd: CString,
 }
+
+/// `struct mount_attr` of `mount_setattr(2)`.
+#[repr(C)]
+struct MountAttr {
+    attr_set: u64,
+    attr_clr: u64,
+    propagation: u64,
+    userns_fd: u64,
+}
+
+const MOUNT_ATTR_RDONLY: u64 = 0x1;
 
 /// Makes the child of `command` enter a mount namespace set up by `plan` and then restrict
 /// itself with `open`; when any step of the namespace fails (user namespaces not allowed, a
@@ -95,7 +103,8 @@ pub(super) fn enter_namespace_then_restrict(
 ) {
     // SAFETY: the closure runs in the forked child before `exec`, where only
     // async-signal-safe functions may be called. It makes raw system calls (`prctl`,
-    // `unshare`, `open`, `write`, `close`, `mount`, `chdir`, `landlock_restrict_self`) with
+    // `unshare`, `open`, `write`, `close`, `mount`, `mount_setattr`, `chdir`,
+    // `landlock_restrict_self`) with
     // integer arguments and pointers to C strings that `plan` owns, built before the fork;
     // it allocates nothing, takes no lock and touches no memory but its stack and `plan`,
     // which the parent keeps alive (and unchanged) until the spawn returned.
@@ -115,17 +124,37 @@ pub(super) fn enter_namespace_then_restrict(
 
 /// The namespace of `plan`; `false` at the first step that fails.
 ///
+/// The mounts are made in a first user and mount namespace, then sealed by entering a second
+/// pair: mounts that come from a more privileged namespace are locked together, so neither
+/// `open_tree` nor `mount_setattr` can take the tmpfs off a copy of the tree or make a
+/// read-only bind writable again, even for a child that is root in its namespace (Landlock
+/// forbids `mount` and `umount`, not those). The capability bounding set is emptied last, so
+/// that a child running as root keeps no capability through `exec` either.
+///
 /// # Safety
 /// Called only in a forked child before `exec` (see [`enter_namespace_then_restrict`]).
 unsafe fn enter(plan: &MountPlan) -> bool {
     const NONE: *const libc::c_char = std::ptr::null();
-    let ro_bind = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY;
-    // SAFETY: every pointer is null or a C string `plan` owns; the calls only read them.
+    let read_only = MountAttr {
+        attr_set: MOUNT_ATTR_RDONLY,
+        attr_clr: 0,
+        propagation: 0,
+        userns_fd: 0,
+    };
+    // SAFETY: every pointer is null, a C string `plan` owns or `read_only` on this stack; the
+    // calls only read them.
     unsafe {
-        libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS) == 0
-            && write_file(c"/proc/self/setgroups", b"deny")
-            && write_file(c"/proc/self/uid_map", plan.uid_map.as_bytes())
-            && write_file(c"/proc/self/gid_map", plan.gid_map.as_bytes())
+        let make_read_only = |path: &CStr| {
+            libc::syscall(
+                libc::SYS_mount_setattr,
+                libc::AT_FDCWD,
+                path.as_ptr(),
+                libc::AT_RECURSIVE,
+                &read_only as *const MountAttr,
+                std::mem::size_of::<MountAttr>(),
+            ) == 0
+        };
+        enter_user_namespace(plan)
             // Nothing mounted here reaches the rest of the system.
             && libc::mount(NONE, c"/".as_ptr(), NONE, libc::MS_REC | libc::MS_PRIVATE, std::ptr::null()) == 0
             && plan.hidden_dirs.iter().all(|dir| {
@@ -139,13 +168,33 @@ unsafe fn enter(plan: &MountPlan) -> bool {
             })
             && plan.hidden_files.iter().all(|file| {
                 libc::mount(c"/dev/null".as_ptr(), file.as_ptr(), NONE, libc::MS_BIND, std::ptr::null()) == 0
-                    && libc::mount(NONE, file.as_ptr(), NONE, ro_bind | plan.null_flags, std::ptr::null()) == 0
+                    && make_read_only(file)
             })
-            && plan.read_only.iter().all(|(path, flags)| {
+            && plan.read_only.iter().all(|path| {
                 libc::mount(path.as_ptr(), path.as_ptr(), NONE, libc::MS_BIND | libc::MS_REC, std::ptr::null()) == 0
-                    && libc::mount(NONE, path.as_ptr(), NONE, ro_bind | flags, std::ptr::null()) == 0
+                    && make_read_only(path)
+            })
+            && enter_user_namespace(plan)
+            && (0..64).all(|capability| {
+                libc::prctl(libc::PR_CAPBSET_DROP, capability, 0, 0, 0) == 0
+                    || std::io::Error::last_os_error().raw_os_error() == Some(libc::EINVAL)
             })
             && libc::chdir(plan.cwd.as_ptr()) == 0
+    }
+}
+
+/// A new user namespace where the child keeps its own user and group, with a mount namespace
+/// of its own.
+///
+/// # Safety
+/// Called only in a forked child before `exec`.
+unsafe fn enter_user_namespace(plan: &MountPlan) -> bool {
+    // SAFETY: plain system calls on constant and `plan`'s C strings.
+    unsafe {
+        libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS) == 0
+            && write_file(c"/proc/self/setgroups", b"deny")
+            && write_file(c"/proc/self/uid_map", plan.uid_map.as_bytes())
+            && write_file(c"/proc/self/gid_map", plan.gid_map.as_bytes())
     }
 }
 
