@@ -17,6 +17,9 @@ mod doctor;
 mod errors;
 mod files;
 mod grants;
+// The questions without drawing; only the windows ask them so far.
+#[cfg(feature = "gui")]
+mod dialog;
 #[cfg(feature = "gui")]
 mod gui;
 pub mod language;

@@ -21,8 +21,9 @@ use serde::Deserialize;
 
 use super::auth::ClipboardSource;
 use super::widgets::{MAX_HEIGHT, WIDTH};
-use super::window::{FEEDBACK_SECS, Window};
+use super::window::Window;
 use super::{GuiError, shell};
+use crate::dialog::feedback::FEEDBACK_SECS;
 use crate::prompt::{Answer, Request};
 
 /// Simulated seconds per frame.

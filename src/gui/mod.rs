@@ -1,24 +1,21 @@
 //! The human windows, shown by the `torii __prompt` subprocess (feature `gui`).
 //!
-//! Each window is a pure state (`*/state.rs`: what is selected, what Allow would grant, the
-//! decision) and a thin egui view that draws it and forwards input. The same view runs in the
+//! Each window is a question's pure state (`crate::dialog`: what is selected, what Allow would
+//! grant, the decision) and a thin egui view that draws it and forwards input. The same view runs in the
 //! native shell (`shell.rs`, eframe with OpenGL) and in egui_kittest harnesses (the unit tests
 //! and the test driver of the `test-hooks` feature, `driver.rs`).
 //!
 //! Files: `operation/` (unresolved call), `lease/` (inactive target alias), `auth/`
-//! (environment credentials), `window.rs` (what they share), `widgets.rs` (layout, pills, bars,
-//! hold button), `hold.rs` (hold-to-confirm), `pills.rs` (token display), `duration.rs`.
+//! (environment credentials), `window.rs` (the drawing contract), `widgets.rs` (layout, pills,
+//! bars, hold button).
 
 mod auth;
 // The unit tests use the harness helpers without the driver's entry point.
 #[cfg(any(test, feature = "test-hooks"))]
 #[cfg_attr(not(feature = "test-hooks"), allow(dead_code))]
 mod driver;
-mod duration;
-mod hold;
 mod lease;
 mod operation;
-mod pills;
 mod shell;
 mod widgets;
 mod window;

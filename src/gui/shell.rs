@@ -6,7 +6,8 @@ use eframe::egui::{self, ViewportCommand, pos2, vec2};
 
 use super::GuiError;
 use super::widgets::{MAX_HEIGHT, MIN_HEIGHT, WIDTH};
-use super::window::{FEEDBACK_SECS, Window};
+use super::window::Window;
+use crate::dialog::feedback::FEEDBACK_SECS;
 use crate::prompt::Answer;
 
 /// Shows `window` until the human decides or closes it; closing without a decision gives the

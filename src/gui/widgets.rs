@@ -6,8 +6,8 @@ use eframe::egui::{
     vec2,
 };
 
-pub use super::window::Status;
-use super::window::{Feedback, Tone};
+pub use crate::dialog::feedback::Status;
+use crate::dialog::feedback::{Feedback, Tone};
 
 /// Constant window width (logical points).
 pub const WIDTH: f32 = 600.0;

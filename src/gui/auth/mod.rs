@@ -5,30 +5,20 @@
 //! A refused candidate re-enables the same form with the error; an accepted one shows
 //! "👍 Session validated." briefly, then the window closes.
 //!
-//! `state.rs` decides, `clipboard.rs` reads `KEY=value` lines, `validator.rs` runs the
-//! validator; this file only draws and forwards input.
+//! `crate::dialog::auth` decides (with `dialog::clipboard` reading `KEY=value` lines and
+//! `dialog::validator` running the validator); `clipboard.rs` says where the clipboard's text
+//! comes from; this file only draws and forwards input.
 
 pub mod clipboard;
-mod state;
-mod validator;
 
+pub use crate::dialog::auth::{AuthState, Phase, labels};
 pub use clipboard::{ClipboardSource, SystemClipboard};
-pub use state::{AuthState, Phase};
 
 use eframe::egui::{self, RichText, ScrollArea, TextEdit, Ui};
 
 use super::widgets;
 use super::window::Window;
 use crate::prompt::{Answer, AuthAnswer, AuthRequest};
-
-/// Labels the tests and the driver click.
-pub mod labels {
-    use crate::language::Label;
-
-    pub const VALIDATE: Label = Label("auth-validate");
-    pub const CANCEL: Label = Label("auth-cancel");
-    pub const PASTE: Label = Label("auth-paste");
-}
 
 /// Height of a multi-line field before it scrolls inside itself.
 const MULTILINE_HEIGHT: f32 = 88.0;

@@ -3,28 +3,16 @@
 //! set / Deny. When Add would leave several aliases active, a full-width alert sits right above
 //! the actions and Add completes only after a continuous 1-second press.
 //!
-//! `state.rs` decides; this file only draws the state and forwards input to it.
+//! `crate::dialog::lease` decides; this file only draws the state and forwards input to it.
 
-mod state;
-
-pub use state::LeaseState;
+pub use crate::dialog::lease::{LeaseState, labels};
 
 use eframe::egui::{self, RichText, TextEdit, Ui};
 
-use super::hold::Hold;
 use super::widgets::{self, PillKind, Status};
 use super::window::Window;
+use crate::dialog::hold::Hold;
 use crate::prompt::{Answer, LeaseAnswer, LeaseRequest};
-
-/// Labels the tests and the driver click.
-pub mod labels {
-    use crate::language::Label;
-
-    pub const REPLACE: Label = Label("lease-replace");
-    pub const ADD: Label = Label("lease-add");
-    pub const DENY: Label = Label("action-deny");
-    pub const DURATION: Label = Label("duration-label");
-}
 
 /// The window around a [`LeaseState`].
 pub struct LeaseWindow {

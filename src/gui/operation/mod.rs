@@ -1,43 +1,17 @@
 //! The operation approval window: an unresolved call, shown as token pills, with Deny, Allow
 //! once and Allow temporarily (exact or prefix, for a duration).
 //!
-//! `state.rs` decides; this file only draws the state and forwards clicks to it.
+//! `crate::dialog::operation` decides; this file only draws the state and forwards clicks to it.
 
-mod state;
-
-pub use state::OperationState;
-use state::{DurationChoice, Lifetime, ScopeKind};
+use crate::dialog::operation::{DurationChoice, Lifetime, Review, ScopeKind};
+pub use crate::dialog::operation::{OperationState, labels};
 
 use eframe::egui::{self, RichText, TextEdit, Ui};
 
-use super::duration;
-use super::pills;
 use super::widgets::{self, PillKind, Status};
 use super::window::Window;
+use crate::dialog::{duration, pills};
 use crate::prompt::{Answer, OperationAnswer, OperationRequest};
-
-/// Labels the tests and the driver click.
-pub mod labels {
-    use crate::language::Label;
-
-    pub const DENY: Label = Label("action-deny");
-    pub const ALLOW: Label = Label("op-allow");
-    pub const ONCE: Label = Label("op-once");
-    pub const TEMPORARILY: Label = Label("op-temporarily");
-    pub const EXACT: Label = Label("op-exact");
-    pub const PREFIX: Label = Label("op-prefix");
-    pub const RESTORE: Label = Label("op-restore");
-    pub const FEWER: Label = Label("op-fewer");
-    pub const MORE: Label = Label("op-more");
-    pub const DURATION: Label = Label("duration-label");
-    pub const PREVIOUS_PAGE: Label = Label("op-previous-page");
-    pub const NEXT_PAGE: Label = Label("op-next-page");
-    pub const CLOSE_REVIEW: Label = Label("op-close-review");
-    /// The review tick, for target-aware tools.
-    pub const REVIEWED_WITH_TARGET: Label = Label("op-reviewed-with-target");
-    /// The review tick, for simple tools.
-    pub const REVIEWED: Label = Label("op-reviewed");
-}
 
 /// The window around an [`OperationState`].
 pub struct OperationWindow {
@@ -211,7 +185,7 @@ fn pills_into(
     }
 }
 
-fn review_pane(ui: &mut Ui, args: &[String], review: state::Review, edits: &mut Vec<Edit>) {
+fn review_pane(ui: &mut Ui, args: &[String], review: Review, edits: &mut Vec<Edit>) {
     let Some(token) = args.get(review.index) else {
         return;
     };

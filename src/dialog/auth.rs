@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use super::super::window::{Decided, Feedback, Status};
 use super::clipboard;
+use super::feedback::{Decided, Feedback, Status};
 use super::validator::{Job, Validation};
 use crate::prompt::{AuthAnswer, AuthRequest};
 use crate::secret::Secret;
@@ -30,6 +30,15 @@ pub struct AuthState {
     decided: Option<Decided<AuthAnswer>>,
     /// Candidates the validator refused so far, reported with the answer for the audit.
     refused: u32,
+}
+
+/// Labels the views show, and the tests and the driver click.
+pub mod labels {
+    use crate::language::Label;
+
+    pub const VALIDATE: Label = Label("auth-validate");
+    pub const CANCEL: Label = Label("auth-cancel");
+    pub const PASTE: Label = Label("auth-paste");
 }
 
 impl AuthState {

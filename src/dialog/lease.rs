@@ -1,9 +1,9 @@
 //! The decision state of the lease window: duration, Replace / Add / Deny, and the hold that
 //! Add needs when it would leave more than one alias active.
 
-use super::super::duration;
-use super::super::hold::{Hold, HoldToConfirm};
-use super::super::window::{Decided, Feedback};
+use super::duration;
+use super::feedback::{Decided, Feedback};
+use super::hold::{Hold, HoldToConfirm};
 use crate::prompt::{LeaseAnswer, LeaseRequest};
 
 /// Everything the lease window decides on.
@@ -13,6 +13,16 @@ pub struct LeaseState {
     minutes_text: String,
     hold: HoldToConfirm,
     decided: Option<Decided<LeaseAnswer>>,
+}
+
+/// Labels the views show, and the tests and the driver click.
+pub mod labels {
+    use crate::language::Label;
+
+    pub const REPLACE: Label = Label("lease-replace");
+    pub const ADD: Label = Label("lease-add");
+    pub const DENY: Label = Label("action-deny");
+    pub const DURATION: Label = Label("duration-label");
 }
 
 impl LeaseState {

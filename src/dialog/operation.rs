@@ -4,10 +4,10 @@
 //! The review tick resets whenever what Allow would grant changes (lifetime, scope, boundary or
 //! duration), so the human always confirms the scope and duration that will be stored.
 
-use super::super::duration::{self, PRESET_MINUTES};
-use super::super::window::{Decided, FEEDBACK_SECS, Feedback};
-use super::labels::{REVIEWED, REVIEWED_WITH_TARGET};
+use super::duration::{self, PRESET_MINUTES};
+use super::feedback::{Decided, FEEDBACK_SECS, Feedback};
 use crate::prompt::{GrantScope, OperationAnswer, OperationRequest};
+use labels::{REVIEWED, REVIEWED_WITH_TARGET};
 
 /// Once or for a while.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,6 +41,29 @@ pub struct Suggestion {
     pub before: String,
 }
 
+/// Labels the views show, and the tests and the driver click.
+pub mod labels {
+    use crate::language::Label;
+
+    pub const DENY: Label = Label("action-deny");
+    pub const ALLOW: Label = Label("op-allow");
+    pub const ONCE: Label = Label("op-once");
+    pub const TEMPORARILY: Label = Label("op-temporarily");
+    pub const EXACT: Label = Label("op-exact");
+    pub const PREFIX: Label = Label("op-prefix");
+    pub const RESTORE: Label = Label("op-restore");
+    pub const FEWER: Label = Label("op-fewer");
+    pub const MORE: Label = Label("op-more");
+    pub const DURATION: Label = Label("duration-label");
+    pub const PREVIOUS_PAGE: Label = Label("op-previous-page");
+    pub const NEXT_PAGE: Label = Label("op-next-page");
+    pub const CLOSE_REVIEW: Label = Label("op-close-review");
+    /// The review tick, for target-aware tools.
+    pub const REVIEWED_WITH_TARGET: Label = Label("op-reviewed-with-target");
+    /// The review tick, for simple tools.
+    pub const REVIEWED: Label = Label("op-reviewed");
+}
+
 impl Suggestion {
     /// The boundary before the first token starting with `-`, if at least two tokens precede
     /// it. Purely structural: it does not guess what the operation is.
@@ -58,7 +81,7 @@ impl Suggestion {
         crate::tr!(
             "op-suggestion-reason",
             tokens = self.tokens,
-            option = super::super::pills::pill_text(&self.before)
+            option = super::pills::pill_text(&self.before)
         )
     }
 }
@@ -253,7 +276,7 @@ impl OperationState {
         let Some(token) = self.request.args.get(review.index) else {
             return;
         };
-        let last = super::super::pills::page_count(token) - 1;
+        let last = super::pills::page_count(token) - 1;
         let page = if forward {
             (review.page + 1).min(last)
         } else {
@@ -398,7 +421,7 @@ impl OperationState {
             .args
             .iter()
             .take(self.prefix_tokens)
-            .map(|token| format!("`{}`", super::super::pills::pill_text(token)))
+            .map(|token| format!("`{}`", super::pills::pill_text(token)))
             .collect::<Vec<_>>()
             .join(" ")
     }
