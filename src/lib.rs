@@ -11,15 +11,16 @@ mod auth;
 mod cli;
 pub mod confine;
 mod console;
+// Without windows only the console asks, and only about operations so far: the rest of the
+// questions' state is the windows'.
+#[cfg_attr(not(feature = "gui"), allow(dead_code))]
+mod dialog;
 mod digest;
 pub mod dispatch;
 mod doctor;
 mod errors;
 mod files;
 mod grants;
-// The questions without drawing; only the windows ask them so far.
-#[cfg(feature = "gui")]
-mod dialog;
 #[cfg(feature = "gui")]
 mod gui;
 pub mod language;
@@ -34,5 +35,6 @@ pub mod rules;
 pub mod runner;
 pub mod secret;
 mod settings;
+mod terminal;
 mod text;
 mod window_process;

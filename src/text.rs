@@ -24,8 +24,7 @@ pub fn is_plain(text: &str) -> bool {
     text.bytes().all(|byte| (0x20..0x7f).contains(&byte)) || !DECEPTIVE.is_match(text)
 }
 
-/// Whether `c` is such a character (what the approval window escapes).
-#[cfg(any(feature = "gui", test))]
+/// Whether `c` is such a character (what the approval window and the console escape).
 pub fn is_deceptive(c: char) -> bool {
     let mut buffer = [0; 4];
     DECEPTIVE.is_match(c.encode_utf8(&mut buffer))

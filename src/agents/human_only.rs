@@ -77,6 +77,7 @@ mod tests {
             &["policy", "edit", "kubectl"],
             &["provider", "install", "aws"],
             &["agent", "uninstall", "claude", "--hook"],
+            &["console"],
             &["reauth", "aws"],
             &["self", "upgrade"],
             &["init"],

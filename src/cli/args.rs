@@ -57,6 +57,9 @@ pub enum Command {
     /// Each line is ok, warning or problem, with the command that fixes it. Exits 1 when there
     /// is a problem, 0 otherwise (warnings included).
     Doctor,
+    /// Answer in this terminal the questions an approval window would ask, for the servers of
+    /// this config root, while no window can open (SSH, containers, no display)
+    Console,
     /// Register Torii in an agent's configuration, with an optional shell hook
     Agent {
         #[command(subcommand)]

@@ -54,6 +54,8 @@ pub enum CliError {
     AgentCli(#[from] agent::AgentCliError),
     #[error(transparent)]
     Reauth(#[from] crate::dispatch::ReauthError),
+    #[error(transparent)]
+    Console(#[from] crate::terminal::ConsoleError),
     /// `std::env::current_exe` failed: Torii cannot name its own executable.
     #[error("{}", crate::tr!("cli-no-exe"))]
     Exe(#[source] std::io::Error),
@@ -110,6 +112,7 @@ pub fn run(command: Command, root: &ConfigRoot) -> Result<(), CliError> {
         Command::Reauth { tool, target } => reauth::run(&tool, target.as_deref(), root),
         Command::Agent { command } => agent::run(command, root),
         Command::Doctor => doctor(root),
+        Command::Console => Ok(crate::terminal::run(root.dir())?),
         Command::SelfCmd {
             command: SelfCommand::Upgrade { check },
         } => self_upgrade(check),

@@ -1,12 +1,14 @@
 //! The human side of a decision no rule made: an unresolved operation, an inactive target
 //! alias, a session to collect. Questions go through the prompt protocol to a `torii __prompt`
-//! window; when no window can open (headless `TORII_NO_GUI`, or a build without windows) the
-//! answer is always no: deny, or cancel the collection.
+//! window where a display is usable, else to the `torii console` attached to the config root,
+//! if one is; when neither can ask (headless `TORII_NO_GUI` or a build without windows, and no
+//! console) the answer is always no: deny, or cancel the collection.
 
 use std::future::Future;
 use std::pin::Pin;
 
 use crate::auth::{CollectRequest, Collected, Collector};
+use crate::prompt::console::ConsoleAddress;
 use crate::prompt::{
     self, AuthAnswer, AuthRequest, Availability, FieldSpec, Question, ValidatorSpec,
 };
@@ -15,6 +17,8 @@ use crate::prompt::{
 #[derive(Debug)]
 pub struct Human {
     availability: Availability,
+    /// Where a `torii console` of this config root listens, when one is attached.
+    console: ConsoleAddress,
     /// Whether stderr was told that a window could not be opened: said once per server.
     told_window_failed: std::sync::atomic::AtomicBool,
     #[cfg(feature = "test-hooks")]
@@ -23,10 +27,12 @@ pub struct Human {
 
 impl Human {
     /// From the process environment: `TORII_NO_GUI`, the build's features, and (feature
-    /// `test-hooks` only) the test responder.
-    pub fn from_env() -> Self {
+    /// `test-hooks` only) the test responder; and the console address of the config root
+    /// `root`.
+    pub fn from_env(root: &std::path::Path) -> Self {
         Self {
             availability: prompt::availability(),
+            console: ConsoleAddress::of_root(root),
             told_window_failed: std::sync::atomic::AtomicBool::new(false),
             #[cfg(feature = "test-hooks")]
             responder: super::responder::Responder::from_env(),
@@ -43,7 +49,19 @@ impl Human {
 
     /// Whether a question can reach a human at all.
     pub fn can_ask(&self) -> bool {
-        self.scripted() || self.availability == Availability::Window
+        self.scripted() || self.availability == Availability::Window || self.console.attached()
+    }
+
+    /// Whether the next question goes to the console: one is attached, and no window can be
+    /// shown here (headless, no display, or a build without windows).
+    fn to_console(&self) -> bool {
+        self.console.attached()
+            && (self.availability != Availability::Window || !prompt::display_present())
+    }
+
+    /// Who asks, as the console shows it above a question.
+    fn asker() -> String {
+        format!("torii server, process {}", std::process::id())
     }
 
     /// Why no human can be asked, worded for the agent (see
@@ -67,6 +85,13 @@ impl Human {
         #[cfg(feature = "test-hooks")]
         if let Some(responder) = &self.responder {
             return responder.answer(question);
+        }
+        if self.to_console() {
+            return self
+                .console
+                .ask(question, &Self::asker())
+                .await
+                .map_err(|error| crate::errors::chain(&error));
         }
         prompt::ask(question)
             .await
@@ -107,7 +132,14 @@ impl Collector for Human {
                     reason: self.unavailable().0.to_string(),
                 };
             }
-            match prompt::ask(&auth_request(&request)).await {
+            let asked = if self.to_console() {
+                self.console
+                    .ask(&auth_request(&request), &Self::asker())
+                    .await
+            } else {
+                prompt::ask(&auth_request(&request)).await
+            };
+            match asked {
                 Ok(AuthAnswer::Validated { values, refused }) => {
                     Collected::Validated { values, refused }
                 }

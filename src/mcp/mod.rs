@@ -51,7 +51,7 @@ pub fn build(root: &ConfigRoot) -> Result<Dispatcher, ServeError> {
         root,
         Arc::new(registry),
         settings,
-        Human::from_env(),
+        Human::from_env(root.dir()),
     ))
 }
 

@@ -46,6 +46,15 @@ pub fn availability_from(no_gui: Option<&OsStr>, gui_built: bool) -> Availabilit
     }
 }
 
+/// Whether a window would have a display to open on: always on Windows and macOS (a desktop
+/// session), on other systems when `WAYLAND_DISPLAY` or `DISPLAY` is set.
+pub fn display_present() -> bool {
+    cfg!(any(windows, target_os = "macos"))
+        || ["WAYLAND_DISPLAY", "DISPLAY"]
+            .iter()
+            .any(|name| std::env::var_os(name).is_some_and(|value| !value.is_empty()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

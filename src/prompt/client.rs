@@ -90,13 +90,7 @@ impl Prompter {
     pub async fn ask<Q: Question>(&self, question: &Q) -> Result<Q::Answer, PromptError> {
         let line = request_line(question);
         let bytes = self.exchange(&line).await?;
-        let answer: AnswerLine = serde_json::from_slice(&bytes).map_err(PromptError::Malformed)?;
-        if answer.protocol != PROTOCOL_VERSION {
-            return Err(PromptError::Protocol {
-                found: answer.protocol,
-            });
-        }
-        Ok(question.check(answer.answer)?)
+        decode_answer(question, &bytes)
     }
 
     /// Writes `line`, closes stdin, reads stdout to the end and waits for a successful exit.
@@ -139,7 +133,30 @@ impl Prompter {
     }
 }
 
-fn request_line<Q: Question>(question: &Q) -> Vec<u8> {
+/// The answer line `bytes`, of this protocol and within `question`. Empty or too long is no
+/// answer.
+pub(super) fn decode_answer<Q: Question>(
+    question: &Q,
+    bytes: &[u8],
+) -> Result<Q::Answer, PromptError> {
+    if bytes.len() as u64 > MAX_ANSWER_BYTES {
+        return Err(PromptError::TooLarge);
+    }
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(PromptError::Read(std::io::Error::other(
+            "no answer came back",
+        )));
+    }
+    let answer: AnswerLine = serde_json::from_slice(bytes).map_err(PromptError::Malformed)?;
+    if answer.protocol != PROTOCOL_VERSION {
+        return Err(PromptError::Protocol {
+            found: answer.protocol,
+        });
+    }
+    Ok(question.check(answer.answer)?)
+}
+
+pub(super) fn request_line<Q: Question>(question: &Q) -> Vec<u8> {
     let line = RequestLine {
         protocol: PROTOCOL_VERSION,
         language: crate::language::current(),

@@ -25,12 +25,15 @@
 mod auth;
 mod availability;
 mod client;
+pub mod console;
 mod lease;
 mod operation;
 pub(crate) mod wire;
 
 pub use auth::{AuthAnswer, AuthRequest, FieldSpec, ValidatorSpec};
-pub use availability::{Availability, NO_GUI_ENV, availability, availability_from};
+pub use availability::{
+    Availability, NO_GUI_ENV, availability, availability_from, display_present,
+};
 pub use client::{MAX_ANSWER_BYTES, PromptError, Prompter, ask};
 pub use lease::{LeaseAnswer, LeaseRequest};
 pub use operation::{
@@ -38,8 +41,8 @@ pub use operation::{
 };
 pub use wire::{Answer, PROTOCOL_VERSION, Request};
 
-// The window's tests build their requests as the protocol's tests do.
-#[cfg(all(test, feature = "gui"))]
+// The questions' tests build their requests as the protocol's tests do.
+#[cfg(test)]
 pub(crate) use operation::test_request;
 
 /// The hidden subcommand the server runs for a window (see `crate::window_process`).

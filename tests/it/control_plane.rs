@@ -47,6 +47,9 @@ const SHELL: &[(Expect, &str)] = &[
     (Human, "torii agent install claude --hook"),
     (Human, "torii agent uninstall claude --hook"),
     (Human, "torii reauth aws"),
+    // The console answers the questions a window would ask: the human's, like the window.
+    (Human, "torii console"),
+    (Human, "TORII_CONFIG_DIR=/tmp/x torii console"),
     (Human, "torii self upgrade"),
     (Human, "torii init"),
     (Human, "torii"),

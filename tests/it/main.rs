@@ -17,6 +17,7 @@ mod capture;
 mod cli;
 mod common;
 mod confinement;
+mod console;
 #[cfg(unix)]
 mod control_plane;
 mod demo;

@@ -132,6 +132,16 @@ impl Client {
     }
 }
 
+/// The structured result of a call sent with [`Client::start_call`], once it is answered.
+pub async fn finish(call: RequestHandle<RoleClient>) -> Value {
+    match call.await_response().await.expect("tools/call answered") {
+        rmcp::model::ServerResult::CallToolResult(result) => {
+            result.structured_content.expect("structured content")
+        }
+        other => panic!("unexpected answer {other:?}"),
+    }
+}
+
 /// The JSON-RPC error code of a failed call, if it was a protocol error.
 pub fn error_code(error: &ServiceError) -> Option<i32> {
     match error {

@@ -1,0 +1,213 @@
+//! `torii console` in a real terminal (tmux): the questions a window would ask, answered at the
+//! terminal for a real server under a real MCP client, while no window can open.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use serde_json::json;
+
+use crate::common::{FakeCli, Root, install_provider, simple_provider, wait_until, which};
+use crate::mcp_client;
+
+/// A `torii console` running in a tmux session of its own, on a private tmux server. Its waits
+/// block a thread: the tests run on a runtime with others, where the MCP client lives.
+struct Console {
+    tmux: PathBuf,
+    socket: PathBuf,
+}
+
+impl Console {
+    /// Starts the console of `root` speaking `language`, and waits until it listens.
+    fn start(root: &Root, language: &str) -> Self {
+        let tmux = which("tmux").unwrap_or_else(|| crate::common::missing_tool("tmux"));
+        let socket = root.outside().join("tmux.sock");
+        let torii = assert_cmd::cargo::cargo_bin("torii");
+        let command = format!(
+            "env TORII_CONFIG_DIR='{}' TORII_LANG={language} TERM=xterm-256color '{}' console",
+            root.path().display(),
+            torii.display()
+        );
+        let status = Command::new(&tmux)
+            .arg("-S")
+            .arg(&socket)
+            .args([
+                "new-session",
+                "-d",
+                "-s",
+                "console",
+                "-x",
+                "140",
+                "-y",
+                "40",
+                &command,
+            ])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let console = Self { tmux, socket };
+        let listening = root.path().join("console.sock");
+        wait_until("the console to listen", || listening.exists());
+        console
+    }
+
+    fn tmux(&self) -> Command {
+        let mut command = Command::new(&self.tmux);
+        command.arg("-S").arg(&self.socket);
+        command
+    }
+
+    /// What the terminal shows now.
+    fn screen(&self) -> String {
+        let output = self
+            .tmux()
+            .args(["capture-pane", "-p", "-t", "console"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    fn wait_for(&self, text: &str) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while !self.screen().contains(text) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the console never showed {text:?}:\n{}",
+                self.screen()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
+    /// Presses `keys` (tmux key names: "o", "Space", "Enter", "Escape").
+    fn keys(&self, keys: &[&str]) {
+        let status = self
+            .tmux()
+            .args(["send-keys", "-t", "console"])
+            .args(keys)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    fn kill(&self) {
+        let _ = self.tmux().arg("kill-server").status();
+    }
+}
+
+impl Drop for Console {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A root whose `tok` provider no rule decides for `run`.
+fn root_with_tok() -> (Root, FakeCli) {
+    let root = Root::new();
+    install_provider(
+        &root,
+        "tok",
+        &simple_provider("tok", ""),
+        "version: \"1\"\ndeny: []\naccept: []\n",
+    );
+    let cli = FakeCli::new(&root, "tok", "echo ran");
+    (root, cli)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs tmux; run by ./scripts/test.sh"]
+async fn the_console_allows_once_and_denies_what_the_human_denies() {
+    let (root, cli) = root_with_tok();
+    let console = Console::start(&root, "en");
+    // One console per root.
+    root.torii()
+        .arg("console")
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("a console is already attached"));
+    let client = mcp_client::start(&root, &[("PATH", cli.path_env())]).await;
+
+    let call = client
+        .start_call("tok", json!({"args": ["run", "--fast"]}))
+        .await;
+    console.wait_for("approve a call to tok");
+    let screen = console.screen();
+    assert!(
+        screen.contains("[1] run") && screen.contains("[2] --fast"),
+        "{screen}"
+    );
+    assert!(screen.contains("asked by torii server"), "{screen}");
+    console.keys(&["o", "Space", "Enter"]);
+    let result = mcp_client::finish(call).await;
+    assert_eq!(result["decision"]["source"], "human-once", "{result}");
+    assert_eq!(result["execution"]["stdout"], "ran\n", "{result}");
+    console.wait_for("Waiting for questions");
+
+    let call = client
+        .start_call("tok", json!({"args": ["run", "--slow"]}))
+        .await;
+    console.wait_for("[2] --slow");
+    console.keys(&["d"]);
+    let result = mcp_client::finish(call).await;
+    assert_eq!(result["decision"]["source"], "human-deny", "{result}");
+    assert!(result.get("execution").is_none(), "{result}");
+    client.close().await;
+    assert_eq!(cli.launches().len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs tmux; run by ./scripts/test.sh"]
+async fn a_temporary_prefix_grant_from_the_console_allows_the_next_call() {
+    let (root, cli) = root_with_tok();
+    let console = Console::start(&root, "en");
+    let client = mcp_client::start(&root, &[("PATH", cli.path_env())]).await;
+    let call = client
+        .start_call("tok", json!({"args": ["get", "pods", "-n", "a"]}))
+        .await;
+    console.wait_for("[4] a");
+    // Temporarily, calls starting with the suggested prefix (`get pods`), for 5 minutes.
+    console.keys(&["t", "p", "5", "Space", "Enter"]);
+    let result = mcp_client::finish(call).await;
+    assert_eq!(result["decision"]["source"], "human-grant", "{result}");
+    assert_eq!(
+        result["decision"]["rule"], "prefix grant on 2 tokens",
+        "{result}"
+    );
+    let (second, _) = client
+        .call("tok", json!({"args": ["get", "pods", "-n", "b"]}))
+        .await;
+    assert_eq!(second["decision"]["source"], "grant", "{second}");
+    client.close().await;
+    // Five minutes, as typed: the grant ends about 300 s from now.
+    let grants = std::fs::read_to_string(root.path().join("providers/tok/grants")).unwrap();
+    let expires: u64 = grants
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("- expires_at: "))
+        .and_then(|at| at.parse().ok())
+        .unwrap_or_else(|| panic!("{grants}"));
+    let left = expires.saturating_sub(crate::common::epoch_now());
+    assert!((280..=300).contains(&left), "{left} s left\n{grants}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs tmux; run by ./scripts/test.sh"]
+async fn a_console_that_leaves_mid_question_denies_and_without_one_the_headless_rule_holds() {
+    let (root, cli) = root_with_tok();
+    let console = Console::start(&root, "pt-BR");
+    let client = mcp_client::start(&root, &[("PATH", cli.path_env())]).await;
+    let call = client.start_call("tok", json!({"args": ["run"]})).await;
+    console.wait_for("[1] run");
+    assert!(
+        console.screen().contains("perguntado por"),
+        "{}",
+        console.screen()
+    );
+    console.kill();
+    let result = mcp_client::finish(call).await;
+    assert_eq!(result["decision"]["result"], "deny", "{result}");
+    // Gone for good: no socket is left behind by a killed console... and if one is, it is
+    // refused like no console at all.
+    let (headless, _) = client.call("tok", json!({"args": ["run"]})).await;
+    assert_eq!(headless["decision"]["source"], "human-deny", "{headless}");
+    client.close().await;
+    assert!(cli.launches().is_empty());
+}
