@@ -131,6 +131,17 @@ impl LeaseState {
         hold
     }
 
+    /// Add confirmed at a terminal, where the window's 1-second hold has no equivalent: the
+    /// human typed the requested alias. Completes only with exactly that alias (and at once
+    /// when no confirmation is needed).
+    pub fn add_typed(&mut self, typed: &str, now: f64) {
+        if typed == self.request.alias
+            && let Some(minutes) = self.enabled_minutes()
+        {
+            self.decide(LeaseAnswer::Add { minutes }, now);
+        }
+    }
+
     /// How far the current press on Add has come.
     pub fn add_fraction(&self, now: f64) -> f32 {
         self.hold.fraction(now)

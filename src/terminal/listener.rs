@@ -70,9 +70,7 @@ impl Listener {
             }
             _ => {}
         }
-        let socket = UnixListener::bind(address.socket()).map_err(bind_error)?;
-        set_owner_only(address.socket()).map_err(bind_error)?;
-        socket.set_nonblocking(true).map_err(bind_error)?;
+        // The token first: a server takes the socket's presence for a console ready to answer.
         let mut bytes = [0u8; 32];
         let token_error = |source| ConsoleError::Token {
             path: address.token().to_path_buf(),
@@ -87,6 +85,18 @@ impl Listener {
             crate::atomic::Access::Private,
         )
         .map_err(|error| token_error(std::io::Error::other(error)))?;
+        let listening = UnixListener::bind(address.socket()).and_then(|socket| {
+            set_owner_only(address.socket())?;
+            socket.set_nonblocking(true)?;
+            Ok(socket)
+        });
+        let socket = match listening {
+            Ok(socket) => socket,
+            Err(error) => {
+                let _ = std::fs::remove_file(address.token());
+                return Err(bind_error(error));
+            }
+        };
         Ok(Self {
             root: root.to_path_buf(),
             address,

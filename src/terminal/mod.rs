@@ -6,8 +6,11 @@
 //! on screen.
 //!
 //! Files: `listener.rs` (the socket, the token, who may connect), `operation.rs` (an unresolved
-//! call), `screen.rs` (the terminal: raw mode, drawing, keys).
+//! call), `lease.rs` (an inactive target alias), `screen.rs` (the terminal: raw mode, drawing,
+//! keys).
 
+#[cfg(unix)]
+mod lease;
 #[cfg(unix)]
 mod listener;
 #[cfg(unix)]
@@ -18,7 +21,7 @@ mod screen;
 use std::path::Path;
 
 #[cfg(unix)]
-use crate::prompt::{Answer, AuthAnswer, LeaseAnswer, Request};
+use crate::prompt::{Answer, AuthAnswer, Request};
 #[cfg(unix)]
 pub use listener::ConsoleError;
 
@@ -63,15 +66,8 @@ fn serve(listener: &listener::Listener, screen: &mut screen::Screen) -> Result<(
         notice = None;
         let outcome = match question.request.clone() {
             Request::Operation(request) => operation::ask(question, request, screen),
+            Request::TargetLease(request) => lease::ask(question, request, screen),
             // Asked in a window only, for now: answered no here, and said so.
-            Request::TargetLease(request) => {
-                notice = Some(crate::tr!(
-                    "console-lease-not-yet",
-                    alias = request.alias.as_str()
-                ));
-                question.send(Answer::TargetLease(LeaseAnswer::Deny));
-                Ok(listener::Outcome::Answered)
-            }
             Request::Authenticate(request) => {
                 notice = Some(crate::tr!(
                     "console-auth-not-yet",

@@ -211,3 +211,68 @@ async fn a_console_that_leaves_mid_question_denies_and_without_one_the_headless_
     client.close().await;
     assert!(cli.launches().is_empty());
 }
+
+/// Issue 36: a lease asked at the console. With `lab` active, Add would leave two aliases
+/// active: where the window asks for a 1-second hold, the console asks for the alias typed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs tmux; run by ./scripts/test.sh"]
+async fn a_lease_added_at_the_console_is_confirmed_by_typing_the_alias() {
+    let root = Root::new();
+    install_provider(
+        &root,
+        "kube",
+        "version: \"1\"\nname: kube\ntool: kube\ndescription: k\ncommand: kube\ntargeting:\n  mode: kubectl_context\n",
+        "version: \"1\"\ndeny: []\naccept: [\"get pods\"]\n",
+    );
+    install_provider(
+        &root,
+        "idp",
+        "version: \"1\"\nname: idp\ntool: idp\ndescription: i\ncommand: idp\n",
+        "version: \"1\"\n",
+    );
+    for (alias, context) in [("lab", "ctx-lab"), ("prod", "ctx-prod")] {
+        root.write(
+            &format!("providers/kube/targets/{alias}/target.yaml"),
+            &format!(
+                "version: \"1\"\nname: {alias}\ncontext: {context}\nidentity:\n  provider: idp\n"
+            ),
+        );
+    }
+    let kube = FakeCli::new(&root, "kube", "echo pods");
+    root.torii_at_terminal()
+        .args(["target", "activate", "kube", "lab", "--for", "5"])
+        .assert()
+        .success();
+    let console = Console::start(&root, "en");
+    let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
+    let call = client
+        .start_call("kube", json!({"target": "prod", "args": ["get", "pods"]}))
+        .await;
+    console.wait_for("activate target prod");
+    assert!(
+        console.screen().contains("active now: lab"),
+        "{}",
+        console.screen()
+    );
+    console.keys(&["a"]);
+    console.wait_for("type `prod`");
+    // A wrong alias does nothing; the right one adds.
+    console.keys(&["l", "a", "b", "Enter"]);
+    console.wait_for("r: replace");
+    console.keys(&["a", "p", "r", "o", "d", "Enter"]);
+    let result = mcp_client::finish(call).await;
+    assert_eq!(result["execution"]["stdout"], "pods\n", "{result}");
+    client.close().await;
+    // Added, not replaced: `lab` stays active beside `prod`.
+    let log = crate::common::audit_lines(&root).join("\n");
+    assert!(
+        log.contains("| kube/prod | target-access-added | prod"),
+        "{log}"
+    );
+    let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
+    let (lab, _) = client
+        .call("kube", json!({"target": "lab", "args": ["get", "pods"]}))
+        .await;
+    client.close().await;
+    assert_eq!(lab["execution"]["stdout"], "pods\n", "{lab}");
+}
