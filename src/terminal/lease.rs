@@ -59,7 +59,8 @@ pub fn ask(question: Question, request: LeaseRequest, screen: &mut Screen) -> io
                     }
                     return Ok(Outcome::Quit);
                 }
-                Key::Left | Key::Right => {}
+                Key::Paste(text) => typed.push_str(text.trim()),
+                Key::Left | Key::Right | Key::Up | Key::Down | Key::Tab => {}
             }
             continue;
         }

@@ -6,9 +6,11 @@
 //! on screen.
 //!
 //! Files: `listener.rs` (the socket, the token, who may connect), `operation.rs` (an unresolved
-//! call), `lease.rs` (an inactive target alias), `screen.rs` (the terminal: raw mode, drawing,
-//! keys).
+//! call), `lease.rs` (an inactive target alias), `auth.rs` (a session to collect),
+//! `screen.rs` (the terminal: raw mode, drawing, keys).
 
+#[cfg(unix)]
+mod auth;
 #[cfg(unix)]
 mod lease;
 #[cfg(unix)]
@@ -21,7 +23,7 @@ mod screen;
 use std::path::Path;
 
 #[cfg(unix)]
-use crate::prompt::{Answer, AuthAnswer, Request};
+use crate::prompt::Request;
 #[cfg(unix)]
 pub use listener::ConsoleError;
 
@@ -67,15 +69,7 @@ fn serve(listener: &listener::Listener, screen: &mut screen::Screen) -> Result<(
         let outcome = match question.request.clone() {
             Request::Operation(request) => operation::ask(question, request, screen),
             Request::TargetLease(request) => lease::ask(question, request, screen),
-            // Asked in a window only, for now: answered no here, and said so.
-            Request::Authenticate(request) => {
-                notice = Some(crate::tr!(
-                    "console-auth-not-yet",
-                    tool = request.tool.as_str()
-                ));
-                question.send(Answer::Authenticate(AuthAnswer::Cancelled { refused: 0 }));
-                Ok(listener::Outcome::Answered)
-            }
+            Request::Authenticate(request) => auth::ask(question, request, screen),
         };
         match outcome.map_err(ConsoleError::Terminal)? {
             listener::Outcome::Answered => {}

@@ -75,7 +75,7 @@ pub fn ask(
                 state.set_minutes_text(text);
                 typing = true;
             }
-            Key::Char(_) => {}
+            Key::Char(_) | Key::Up | Key::Down | Key::Tab | Key::Paste(_) => {}
         }
     }
 }

@@ -14,14 +14,19 @@ use ratatui::text::{Line, Text};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 /// A key the console acts on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Key {
     Char(char),
     Enter,
     Esc,
     Left,
     Right,
+    Up,
+    Down,
+    Tab,
     Backspace,
+    /// Text pasted into the terminal (bracketed paste), newlines included.
+    Paste(String),
     /// Ctrl-C: leave the console.
     Quit,
 }
@@ -34,14 +39,24 @@ pub struct Screen {
 
 impl Screen {
     pub fn open() -> io::Result<Self> {
+        let terminal = ratatui::try_init()?;
+        // A pasted certificate arrives whole, not as keys (its newlines are not Enter).
+        ratatui::crossterm::execute!(
+            std::io::stdout(),
+            ratatui::crossterm::event::EnableBracketedPaste
+        )?;
         Ok(Self {
-            terminal: ratatui::try_init()?,
+            terminal,
             left: false,
         })
     }
 
     /// Gives the terminal back as it was.
     pub fn close(self) {
+        let _ = ratatui::crossterm::execute!(
+            std::io::stdout(),
+            ratatui::crossterm::event::DisableBracketedPaste
+        );
         ratatui::restore();
     }
 
@@ -80,8 +95,10 @@ impl Screen {
         if !event::poll(wait)? {
             return Ok(None);
         }
-        let Event::Key(key) = event::read()? else {
-            return Ok(None);
+        let key = match event::read()? {
+            Event::Key(key) => key,
+            Event::Paste(text) => return Ok(Some(Key::Paste(text))),
+            _ => return Ok(None),
         };
         if key.kind != KeyEventKind::Press {
             return Ok(None);
@@ -96,6 +113,9 @@ impl Screen {
             KeyCode::Esc => Some(Key::Esc),
             KeyCode::Left => Some(Key::Left),
             KeyCode::Right => Some(Key::Right),
+            KeyCode::Up => Some(Key::Up),
+            KeyCode::Down => Some(Key::Down),
+            KeyCode::Tab => Some(Key::Tab),
             KeyCode::Backspace => Some(Key::Backspace),
             _ => None,
         })

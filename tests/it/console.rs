@@ -100,6 +100,13 @@ impl Drop for Console {
     }
 }
 
+/// The call's result, within a bound: a console that never answers fails the test.
+async fn answered(call: rmcp::service::RequestHandle<rmcp::RoleClient>) -> serde_json::Value {
+    tokio::time::timeout(std::time::Duration::from_secs(30), mcp_client::finish(call))
+        .await
+        .expect("the call was answered in time")
+}
+
 /// A root whose `tok` provider no rule decides for `run`.
 fn root_with_tok() -> (Root, FakeCli) {
     let root = Root::new();
@@ -137,7 +144,7 @@ async fn the_console_allows_once_and_denies_what_the_human_denies() {
     );
     assert!(screen.contains("asked by torii server"), "{screen}");
     console.keys(&["o", "Space", "Enter"]);
-    let result = mcp_client::finish(call).await;
+    let result = answered(call).await;
     assert_eq!(result["decision"]["source"], "human-once", "{result}");
     assert_eq!(result["execution"]["stdout"], "ran\n", "{result}");
     console.wait_for("Waiting for questions");
@@ -147,7 +154,7 @@ async fn the_console_allows_once_and_denies_what_the_human_denies() {
         .await;
     console.wait_for("[2] --slow");
     console.keys(&["d"]);
-    let result = mcp_client::finish(call).await;
+    let result = answered(call).await;
     assert_eq!(result["decision"]["source"], "human-deny", "{result}");
     assert!(result.get("execution").is_none(), "{result}");
     client.close().await;
@@ -166,7 +173,7 @@ async fn a_temporary_prefix_grant_from_the_console_allows_the_next_call() {
     console.wait_for("[4] a");
     // Temporarily, calls starting with the suggested prefix (`get pods`), for 5 minutes.
     console.keys(&["t", "p", "5", "Space", "Enter"]);
-    let result = mcp_client::finish(call).await;
+    let result = answered(call).await;
     assert_eq!(result["decision"]["source"], "human-grant", "{result}");
     assert_eq!(
         result["decision"]["rule"], "prefix grant on 2 tokens",
@@ -202,7 +209,7 @@ async fn a_console_that_leaves_mid_question_denies_and_without_one_the_headless_
         console.screen()
     );
     console.kill();
-    let result = mcp_client::finish(call).await;
+    let result = answered(call).await;
     assert_eq!(result["decision"]["result"], "deny", "{result}");
     // Gone for good: no socket is left behind by a killed console... and if one is, it is
     // refused like no console at all.
@@ -260,7 +267,7 @@ async fn a_lease_added_at_the_console_is_confirmed_by_typing_the_alias() {
     console.keys(&["l", "a", "b", "Enter"]);
     console.wait_for("r: replace");
     console.keys(&["a", "p", "r", "o", "d", "Enter"]);
-    let result = mcp_client::finish(call).await;
+    let result = answered(call).await;
     assert_eq!(result["execution"]["stdout"], "pods\n", "{result}");
     client.close().await;
     // Added, not replaced: `lab` stays active beside `prod`.
@@ -275,4 +282,51 @@ async fn a_lease_added_at_the_console_is_confirmed_by_typing_the_alias() {
         .await;
     client.close().await;
     assert_eq!(lab["execution"]["stdout"], "pods\n", "{lab}");
+}
+
+/// Issue 36: a session collected at the console. The secret is typed, refused by the
+/// validator, typed again and accepted; it never shows on the screen nor in the audit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs tmux; run by ./scripts/test.sh"]
+async fn credentials_collected_at_the_console_never_show() {
+    const GOOD: &str = "s3cr3t-G00D";
+    const BAD: &str = "s3cr3t-BAD";
+    let root = Root::new();
+    install_provider(
+        &root,
+        "tok",
+        "version: \"1\"\nname: tok\ntool: tok\ndescription: t\ncommand: tok\nauth:\n  strategy: environment\n  fields:\n    - name: TOKEN\n      label: Token\n      secret: true\n  inject:\n    environment:\n      CLI_TOKEN: \"${TOKEN}\"\n  validate:\n    command: tok-check\n    args: []\n",
+        "version: \"1\"\naccept: [\"run\"]\n",
+    );
+    let cli = FakeCli::new(&root, "tok", "[ -n \"$CLI_TOKEN\" ] && echo token-present");
+    let _check = FakeCli::new(
+        &root,
+        "tok-check",
+        &format!("[ \"$CLI_TOKEN\" = '{GOOD}' ]"),
+    );
+    let console = Console::start(&root, "en");
+    let client = mcp_client::start(&root, &[("PATH", cli.path_env())]).await;
+    let call = client.start_call("tok", json!({"args": ["run"]})).await;
+    console.wait_for("▶ Token");
+    let mut screens = vec![console.screen()];
+    console.keys(&["-l", BAD]);
+    console.wait_for("typed, hidden");
+    screens.push(console.screen());
+    console.keys(&["Enter"]);
+    console.wait_for("refused");
+    screens.push(console.screen());
+    for _ in 0..BAD.len() {
+        console.keys(&["BSpace"]);
+    }
+    console.keys(&["-l", GOOD]);
+    console.keys(&["Enter"]);
+    let result = answered(call).await;
+    assert_eq!(result["execution"]["stdout"], "token-present\n", "{result}");
+    client.close().await;
+    screens.push(console.screen());
+    for screen in &screens {
+        assert!(!screen.contains(GOOD) && !screen.contains(BAD), "{screen}");
+    }
+    let log = crate::common::audit_lines(&root).join("\n");
+    assert!(!log.contains(GOOD) && !log.contains(BAD), "{log}");
 }
