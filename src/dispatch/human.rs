@@ -13,6 +13,26 @@ use crate::prompt::{
     self, AuthAnswer, AuthRequest, Availability, FieldSpec, Question, ValidatorSpec,
 };
 
+/// Where a human answered a question: the audit says which.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Channel {
+    /// An approval window (or, in a build with test hooks, the scripted human standing in
+    /// for one).
+    Window,
+    /// `torii console`.
+    Console,
+}
+
+impl Channel {
+    /// The audit detail that names it.
+    pub fn detail(self) -> &'static str {
+        match self {
+            Channel::Window => "via=window",
+            Channel::Console => "via=console",
+        }
+    }
+}
+
 /// Who can answer, decided once at startup.
 #[derive(Debug)]
 pub struct Human {
@@ -81,20 +101,24 @@ impl Human {
     /// Asks `question`; any failure of the window is `Err` and means no. The first failure is
     /// also told on stderr, with how to fix it: otherwise the human only sees calls denied by
     /// nobody.
-    pub async fn ask<Q: Question>(&self, question: &Q) -> Result<Q::Answer, String> {
+    pub async fn ask<Q: Question>(&self, question: &Q) -> Result<(Q::Answer, Channel), String> {
         #[cfg(feature = "test-hooks")]
         if let Some(responder) = &self.responder {
-            return responder.answer(question);
+            return responder
+                .answer(question)
+                .map(|answer| (answer, Channel::Window));
         }
         if self.to_console() {
             return self
                 .console
                 .ask(question, &Self::asker())
                 .await
+                .map(|answer| (answer, Channel::Console))
                 .map_err(|error| crate::errors::chain(&error));
         }
         prompt::ask(question)
             .await
+            .map(|answer| (answer, Channel::Window))
             .map_err(|error| self.window_failed(&error))
     }
 

@@ -12,6 +12,8 @@ use crate::leases::{
     Activation, Change, LeaseEntry, LeaseError, LeaseStatus, LeaseStore, unix_now,
 };
 use crate::prompt::LeaseRequest;
+
+use super::human::Channel;
 use crate::registry::{Provider, Target, TargetingMode};
 
 use super::outcome::Source;
@@ -164,8 +166,8 @@ impl Dispatcher {
                 .collect(),
             default_minutes: self.settings.default_target_minutes,
         };
-        let answer = match self.human.ask(&request).await {
-            Ok(answer) => answer,
+        let (answer, channel) = match self.human.ask(&request).await {
+            Ok(answered) => answered,
             // Nobody denied it: say so, to the agent and in the audit.
             Err(reason) => {
                 return LeaseDecision::Denied {
@@ -181,7 +183,10 @@ impl Dispatcher {
         };
         let Some((mode, minutes)) = answer.activation() else {
             return LeaseDecision::Denied {
-                detail: "denied",
+                detail: match channel {
+                    Channel::Window => "denied via=window",
+                    Channel::Console => "denied via=console",
+                },
                 reason: "the human denied the target".into(),
             };
         };
@@ -201,7 +206,7 @@ impl Dispatcher {
                     store.apply(revision, &Change::activation(mode, entry), now)
                 });
                 if applied.is_ok() {
-                    let detail = format!("for={}min", minutes.get());
+                    let detail = format!("for={}min {}", minutes.get(), channel.detail());
                     let alias = Reference::label(target.alias());
                     audit.record(&scope, event, &alias, Some(&detail));
                 }

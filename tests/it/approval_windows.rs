@@ -83,7 +83,8 @@ async fn a_temporary_exact_grant_is_stored_and_reused_only_for_the_same_vector()
     assert!(
         lines
             .iter()
-            .any(|line| line.ends_with("| override-timed | ec2 describe-instances | 2min")),
+            .any(|line| line
+                .ends_with("| override-timed | ec2 describe-instances | 2min via=window")),
         "{lines:#?}"
     );
     assert!(audit_events(&root).contains(&"allowed-by-grant".to_string()));
@@ -159,7 +160,7 @@ async fn an_inactive_alias_is_activated_by_replace_in_the_lease_window() {
     assert!(
         lines
             .iter()
-            .any(|line| line.ends_with("| target-access-replaced | lab | for=15min")),
+            .any(|line| line.ends_with("| target-access-replaced | lab | for=15min via=window")),
         "{lines:#?}"
     );
     // Replace left only the requested alias active.

@@ -146,6 +146,11 @@ async fn the_console_allows_once_and_denies_what_the_human_denies() {
     console.keys(&["o", "Space", "Enter"]);
     let result = answered(call).await;
     assert_eq!(result["decision"]["source"], "human-once", "{result}");
+    let log = crate::common::audit_lines(&root).join("\n");
+    assert!(
+        log.contains("| tok | override-once | run --fast | via=console"),
+        "{log}"
+    );
     assert_eq!(result["execution"]["stdout"], "ran\n", "{result}");
     console.wait_for("Waiting for questions");
 
@@ -273,7 +278,7 @@ async fn a_lease_added_at_the_console_is_confirmed_by_typing_the_alias() {
     // Added, not replaced: `lab` stays active beside `prod`.
     let log = crate::common::audit_lines(&root).join("\n");
     assert!(
-        log.contains("| kube/prod | target-access-added | prod"),
+        log.contains("| kube/prod | target-access-added | prod | for=15min via=console"),
         "{log}"
     );
     let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
@@ -329,4 +334,28 @@ async fn credentials_collected_at_the_console_never_show() {
     }
     let log = crate::common::audit_lines(&root).join("\n");
     assert!(!log.contains(GOOD) && !log.contains(BAD), "{log}");
+}
+
+/// Issue 36: two servers (two clients) share one console; their questions come one at a time,
+/// each naming the server that asks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs tmux; run by ./scripts/test.sh"]
+async fn two_servers_share_one_console_one_question_at_a_time() {
+    let (root, cli) = root_with_tok();
+    let console = Console::start(&root, "en");
+    let first = mcp_client::start(&root, &[("PATH", cli.path_env())]).await;
+    let second = mcp_client::start(&root, &[("PATH", cli.path_env())]).await;
+    let one = first.start_call("tok", json!({"args": ["one"]})).await;
+    console.wait_for("[1] one");
+    let two = second.start_call("tok", json!({"args": ["two"]})).await;
+    console.keys(&["d"]);
+    console.wait_for("[1] two");
+    console.keys(&["o", "Space", "Enter"]);
+    let one = answered(one).await;
+    let two = answered(two).await;
+    assert_eq!(one["decision"]["source"], "human-deny", "{one}");
+    assert_eq!(two["decision"]["source"], "human-once", "{two}");
+    first.close().await;
+    second.close().await;
+    assert_eq!(cli.launches().len(), 1);
 }

@@ -49,8 +49,8 @@ impl Dispatcher {
             default_grant_minutes: self.settings.default_grant_minutes,
             oldest_grant_remaining_secs: oldest_grant_remaining_secs(grants, now),
         };
-        let answer = match self.human.ask(&request).await {
-            Ok(answer) => answer,
+        let (answer, channel) = match self.human.ask(&request).await {
+            Ok(answered) => answered,
             // Nobody denied it: say so, to the agent and in the audit.
             Err(reason) => {
                 return deny_with(
@@ -65,13 +65,18 @@ impl Dispatcher {
             }
         };
         match answer {
-            OperationAnswer::Deny => deny(
+            OperationAnswer::Deny => deny_with(
                 "the human denied this call. Do not retry it; ask the human if it is needed."
                     .into(),
+                Some(channel.detail()),
             ),
             OperationAnswer::Once => {
-                self.audit
-                    .record(&call.scope, Event::OverrideOnce, &call.reference, None);
+                self.audit.record(
+                    &call.scope,
+                    Event::OverrideOnce,
+                    &call.reference,
+                    Some(channel.detail()),
+                );
                 Ok(Allowed::by(AllowedBy::HumanOnce, None))
             }
             OperationAnswer::Temporary { duration_secs, .. } => {
@@ -92,12 +97,9 @@ impl Dispatcher {
                 let stored = blocking("storing the grant", move || {
                     let stored = crate::grants::add(&path, entry, now_epoch());
                     if stored.is_ok() {
-                        audit.record(
-                            &scope,
-                            Event::OverrideTimed,
-                            &reference,
-                            Some(&duration_label(duration_secs)),
-                        );
+                        let detail =
+                            format!("{} {}", duration_label(duration_secs), channel.detail());
+                        audit.record(&scope, Event::OverrideTimed, &reference, Some(&detail));
                     }
                     stored
                 })
