@@ -35,6 +35,8 @@ pub struct Settings {
     pub max_concurrent_calls: usize,
     /// The language of the windows and of the CLI's human messages; absent, the system's.
     pub language: Option<crate::language::Language>,
+    /// Where a question no rule decides is asked: a window, `torii console`, or either.
+    pub approval: crate::prompt::Approval,
 }
 
 impl Default for Settings {
@@ -47,6 +49,7 @@ impl Default for Settings {
             call_timeout_seconds: 600,
             max_concurrent_calls: 16,
             language: None,
+            approval: crate::prompt::Approval::Auto,
         }
     }
 }
@@ -94,6 +97,8 @@ struct RawSettings {
     max_concurrent_calls: Option<Value>,
     #[serde(default, deserialize_with = "written")]
     language: Option<Value>,
+    #[serde(default, deserialize_with = "written")]
+    approval: Option<Value>,
 }
 
 /// A present key keeps its value, even `null` (which is then refused as not a number).
@@ -230,6 +235,18 @@ impl Settings {
                         })?,
                 ),
             },
+            approval: match raw.approval {
+                None => defaults.approval,
+                Some(value) => crate::prompt::Approval::ALL
+                    .into_iter()
+                    .find(|approval| value.text() == Some(approval.as_str()))
+                    .ok_or_else(|| SettingsError::Field {
+                        path: path.to_path_buf(),
+                        position: value.position,
+                        field: "approval",
+                        message: format!("expected `auto`, `window` or `console`, got {value}"),
+                    })?,
+            },
         })
     }
 
@@ -254,7 +271,10 @@ impl Settings {
              max_concurrent_calls: {}\n\
              # The language of the approval windows and of the CLI's messages: en or pt-BR.\n\
              # Without it, the system's locale decides (LC_ALL, LC_MESSAGES, LANG).\n\
-             # language: pt-BR\n",
+             # language: pt-BR\n\
+             # Where a question no rule decides is asked: auto (a window where one can open,\n\
+             # else an attached `torii console`), window, or console.\n\
+             # approval: auto\n",
             defaults.max_output_bytes,
             defaults.default_grant_minutes,
             defaults.default_target_minutes,
@@ -310,6 +330,7 @@ mod tests {
             ("max_concurrent_calls: 1025\n", "max_concurrent_calls"),
             ("language: fr\n", "language"),
             ("language: 1\n", "language"),
+            ("approval: terminal\n", "approval"),
         ];
         for (text, field) in cases {
             let message = parse(text).unwrap_err().to_string();

@@ -10,7 +10,7 @@ use std::pin::Pin;
 use crate::auth::{CollectRequest, Collected, Collector};
 use crate::prompt::console::ConsoleAddress;
 use crate::prompt::{
-    self, AuthAnswer, AuthRequest, Availability, FieldSpec, Question, ValidatorSpec,
+    self, Approval, AuthAnswer, AuthRequest, Availability, FieldSpec, Question, ValidatorSpec,
 };
 
 /// Where a human answered a question: the audit says which.
@@ -33,12 +33,21 @@ impl Channel {
     }
 }
 
+/// Why a question got no answer: where it was to be asked, and what failed. It means no.
+#[derive(Debug)]
+pub struct Unasked {
+    pub channel: Channel,
+    pub reason: String,
+}
+
 /// Who can answer, decided once at startup.
 #[derive(Debug)]
 pub struct Human {
     availability: Availability,
     /// Where a `torii console` of this config root listens, when one is attached.
     console: ConsoleAddress,
+    /// `settings.yaml` `approval`.
+    approval: Approval,
     /// Whether stderr was told that a window could not be opened: said once per server.
     told_window_failed: std::sync::atomic::AtomicBool,
     #[cfg(feature = "test-hooks")]
@@ -47,12 +56,13 @@ pub struct Human {
 
 impl Human {
     /// From the process environment: `TORII_NO_GUI`, the build's features, and (feature
-    /// `test-hooks` only) the test responder; and the console address of the config root
-    /// `root`.
-    pub fn from_env(root: &std::path::Path) -> Self {
+    /// `test-hooks` only) the test responder; the console address of the config root
+    /// `root`, and where `approval` says to ask.
+    pub fn from_env(root: &std::path::Path, approval: Approval) -> Self {
         Self {
             availability: prompt::availability(),
             console: ConsoleAddress::of_root(root),
+            approval,
             told_window_failed: std::sync::atomic::AtomicBool::new(false),
             #[cfg(feature = "test-hooks")]
             responder: super::responder::Responder::from_env(),
@@ -69,14 +79,27 @@ impl Human {
 
     /// Whether a question can reach a human at all.
     pub fn can_ask(&self) -> bool {
-        self.scripted() || self.availability == Availability::Window || self.console.attached()
+        let window = self.availability == Availability::Window;
+        self.scripted()
+            || match self.approval {
+                Approval::Auto => window || self.console.attached(),
+                Approval::Window => window,
+                Approval::Console => self.console.attached(),
+            }
     }
 
-    /// Whether the next question goes to the console: one is attached, and no window can be
-    /// shown here (headless, no display, or a build without windows).
+    /// Whether the next question goes to the console: `approval: console`, or (`auto`) one is
+    /// attached and no window can be shown here (headless, no display, or a build without
+    /// windows).
     fn to_console(&self) -> bool {
-        self.console.attached()
-            && (self.availability != Availability::Window || !prompt::display_present())
+        match self.approval {
+            Approval::Auto => {
+                self.console.attached()
+                    && (self.availability != Availability::Window || !prompt::display_present())
+            }
+            Approval::Window => false,
+            Approval::Console => true,
+        }
     }
 
     /// Who asks, as the console shows it above a question.
@@ -87,6 +110,12 @@ impl Human {
     /// Why no human can be asked, worded for the agent (see
     /// [`Availability::unavailable_reason`]), and a static label for the audit.
     pub fn unavailable(&self) -> (&'static str, &'static str) {
+        if self.approval == Approval::Console {
+            return (
+                "no torii console is attached to the config root (settings.yaml approval: console)",
+                "no-console",
+            );
+        }
         let reason = self
             .availability
             .unavailable_reason()
@@ -101,12 +130,16 @@ impl Human {
     /// Asks `question`; any failure of the window is `Err` and means no. The first failure is
     /// also told on stderr, with how to fix it: otherwise the human only sees calls denied by
     /// nobody.
-    pub async fn ask<Q: Question>(&self, question: &Q) -> Result<(Q::Answer, Channel), String> {
+    pub async fn ask<Q: Question>(&self, question: &Q) -> Result<(Q::Answer, Channel), Unasked> {
         #[cfg(feature = "test-hooks")]
         if let Some(responder) = &self.responder {
             return responder
                 .answer(question)
-                .map(|answer| (answer, Channel::Window));
+                .map(|answer| (answer, Channel::Window))
+                .map_err(|reason| Unasked {
+                    channel: Channel::Window,
+                    reason,
+                });
         }
         if self.to_console() {
             return self
@@ -114,12 +147,18 @@ impl Human {
                 .ask(question, &Self::asker())
                 .await
                 .map(|answer| (answer, Channel::Console))
-                .map_err(|error| crate::errors::chain(&error));
+                .map_err(|error| Unasked {
+                    channel: Channel::Console,
+                    reason: crate::errors::chain(&error),
+                });
         }
         prompt::ask(question)
             .await
             .map(|answer| (answer, Channel::Window))
-            .map_err(|error| self.window_failed(&error))
+            .map_err(|error| Unasked {
+                channel: Channel::Window,
+                reason: self.window_failed(&error),
+            })
     }
 
     /// Why a window failed, as text; the first failure of a server is also told on stderr.

@@ -169,15 +169,24 @@ impl Dispatcher {
         let (answer, channel) = match self.human.ask(&request).await {
             Ok(answered) => answered,
             // Nobody denied it: say so, to the agent and in the audit.
-            Err(reason) => {
-                return LeaseDecision::Denied {
-                    detail: "no-window",
-                    reason: format!(
-                        "the approval window could not be opened ({}), so no human was asked \
-                         about the target; the human can give Torii a display, or set \
-                         TORII_NO_GUI=1",
-                        crate::text::clip(&reason, 200)
-                    ),
+            Err(unasked) => {
+                let reason = crate::text::clip(&unasked.reason, 200);
+                return match unasked.channel {
+                    Channel::Window => LeaseDecision::Denied {
+                        detail: "no-window",
+                        reason: format!(
+                            "the approval window could not be opened ({reason}), so no human was \
+                             asked about the target; the human can give Torii a display, or set \
+                             TORII_NO_GUI=1"
+                        ),
+                    },
+                    Channel::Console => LeaseDecision::Denied {
+                        detail: "no-console",
+                        reason: format!(
+                            "the torii console did not answer ({reason}), so no human was asked \
+                             about the target; the human can start `torii console` again"
+                        ),
+                    },
                 };
             }
         };

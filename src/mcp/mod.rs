@@ -47,12 +47,8 @@ pub fn build(root: &ConfigRoot) -> Result<Dispatcher, ServeError> {
     if registry.is_empty() {
         return Err(ServeError::NoProviders(root.providers_dir()));
     }
-    Ok(Dispatcher::new(
-        root,
-        Arc::new(registry),
-        settings,
-        Human::from_env(root.dir()),
-    ))
+    let human = Human::from_env(root.dir(), settings.approval);
+    Ok(Dispatcher::new(root, Arc::new(registry), settings, human))
 }
 
 /// Serves MCP on stdin/stdout until the client closes the session. When startup fails, the

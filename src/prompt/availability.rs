@@ -46,6 +46,30 @@ pub fn availability_from(no_gui: Option<&OsStr>, gui_built: bool) -> Availabilit
     }
 }
 
+/// `settings.yaml` `approval`: where a question no rule decides is asked.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Approval {
+    /// A window where one can open, else an attached `torii console`.
+    #[default]
+    Auto,
+    /// Only a window.
+    Window,
+    /// Only an attached `torii console`.
+    Console,
+}
+
+impl Approval {
+    pub const ALL: [Approval; 3] = [Approval::Auto, Approval::Window, Approval::Console];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Approval::Auto => "auto",
+            Approval::Window => "window",
+            Approval::Console => "console",
+        }
+    }
+}
+
 /// Whether a window would have a display to open on: always on Windows and macOS (a desktop
 /// session), on other systems when `WAYLAND_DISPLAY` or `DISPLAY` is set.
 pub fn display_present() -> bool {

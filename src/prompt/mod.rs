@@ -32,7 +32,7 @@ pub(crate) mod wire;
 
 pub use auth::{AuthAnswer, AuthRequest, FieldSpec, ValidatorSpec};
 pub use availability::{
-    Availability, NO_GUI_ENV, availability, availability_from, display_present,
+    Approval, Availability, NO_GUI_ENV, availability, availability_from, display_present,
 };
 pub use client::{MAX_ANSWER_BYTES, PromptError, Prompter, ask};
 pub use lease::{LeaseAnswer, LeaseRequest};

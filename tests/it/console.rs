@@ -359,3 +359,46 @@ async fn two_servers_share_one_console_one_question_at_a_time() {
     second.close().await;
     assert_eq!(cli.launches().len(), 1);
 }
+
+/// `settings.yaml` `approval` forces a channel: `window` never asks the console (here, with no
+/// window, nobody is asked), `console` asks only the console.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs tmux; run by ./scripts/test.sh"]
+async fn settings_can_force_the_channel() {
+    let (root, cli) = root_with_tok();
+    let console = Console::start(&root, "en");
+    root.write("settings.yaml", "approval: window\n");
+    let client = mcp_client::start(&root, &[("PATH", cli.path_env())]).await;
+    let (result, _) = client.call("tok", json!({"args": ["run"]})).await;
+    assert_eq!(result["decision"]["source"], "human-deny", "{result}");
+    assert!(
+        console.screen().contains("Waiting for questions"),
+        "{}",
+        console.screen()
+    );
+    client.close().await;
+
+    // A console that was killed leaves its socket behind: it is tried, and does not answer.
+    console.kill();
+    root.write("settings.yaml", "approval: console\n");
+    let client = mcp_client::start(&root, &[("PATH", cli.path_env())]).await;
+    let (result, _) = client.call("tok", json!({"args": ["run"]})).await;
+    assert!(
+        result["message"]
+            .as_str()
+            .unwrap()
+            .contains("the torii console did not answer"),
+        "{result}"
+    );
+    client.close().await;
+    // Without one at all: nobody is asked.
+    for file in ["console.sock", "console.token"] {
+        let _ = std::fs::remove_file(root.path().join(file));
+    }
+    let client = mcp_client::start(&root, &[("PATH", cli.path_env())]).await;
+    let (result, _) = client.call("tok", json!({"args": ["run"]})).await;
+    let message = result["message"].as_str().unwrap();
+    assert!(message.contains("no torii console is attached"), "{result}");
+    client.close().await;
+    assert!(cli.launches().is_empty());
+}

@@ -12,6 +12,7 @@ use crate::prompt::{
     OperationAnswer, OperationRequest, grant_matcher, oldest_grant_remaining_secs,
 };
 
+use super::super::human::Channel;
 use super::super::outcome::Source;
 use super::super::stop::{CallError, Step, Stop, blocking};
 use super::super::{Call, Dispatcher, now_epoch};
@@ -52,16 +53,27 @@ impl Dispatcher {
         let (answer, channel) = match self.human.ask(&request).await {
             Ok(answered) => answered,
             // Nobody denied it: say so, to the agent and in the audit.
-            Err(reason) => {
-                return deny_with(
-                    format!(
-                        "no rule allows this call and the approval window could not be opened \
-                         ({}), so no human was asked. Call `torii_policy` to see what is allowed; \
-                         the human can give Torii a display, or set TORII_NO_GUI=1.",
-                        crate::text::clip(&reason, 200)
+            Err(unasked) => {
+                let reason = crate::text::clip(&unasked.reason, 200);
+                return match unasked.channel {
+                    Channel::Window => deny_with(
+                        format!(
+                            "no rule allows this call and the approval window could not be \
+                             opened ({reason}), so no human was asked. Call `torii_policy` to see \
+                             what is allowed; the human can give Torii a display, or set \
+                             TORII_NO_GUI=1."
+                        ),
+                        Some("no-window"),
                     ),
-                    Some("no-window"),
-                );
+                    Channel::Console => deny_with(
+                        format!(
+                            "no rule allows this call and the torii console did not answer \
+                             ({reason}), so no human was asked. Call `torii_policy` to see what \
+                             is allowed; the human can start `torii console` again."
+                        ),
+                        Some("no-console"),
+                    ),
+                };
             }
         };
         match answer {
