@@ -9,7 +9,7 @@ use std::time::Instant;
 use ratatui::text::{Line, Span};
 
 use super::listener::{Outcome, POLL, Question};
-use super::screen::{Key, Screen, dim, strong};
+use super::screen::{Key, MinutesInput, Screen, dim, strong};
 use crate::dialog::lease::LeaseState;
 use crate::prompt::{Answer, LeaseRequest};
 
@@ -18,7 +18,7 @@ pub fn ask(question: Question, request: LeaseRequest, screen: &mut Screen) -> io
     let start = Instant::now();
     let now = || start.elapsed().as_secs_f64();
     let mut state = LeaseState::new(request);
-    let mut typing = false;
+    let mut minutes = MinutesInput::default();
     // The alias typed to confirm Add, while it is being typed.
     let mut confirming: Option<String> = None;
     loop {
@@ -64,7 +64,10 @@ pub fn ask(question: Question, request: LeaseRequest, screen: &mut Screen) -> io
             }
             continue;
         }
-        let was_typing = std::mem::replace(&mut typing, false);
+        if let Some(text) = minutes.key(&key, state.minutes_text()) {
+            state.set_minutes_text(text);
+            continue;
+        }
         match key {
             Key::Quit => {
                 state.deny(at);
@@ -80,22 +83,6 @@ pub fn ask(question: Question, request: LeaseRequest, screen: &mut Screen) -> io
             }
             Key::Char('a') if state.add_needs_hold() => {}
             Key::Char('a') => state.add_clicked(at),
-            Key::Char(digit) if digit.is_ascii_digit() => {
-                let mut text = if was_typing {
-                    state.minutes_text().to_string()
-                } else {
-                    String::new()
-                };
-                text.push(digit);
-                state.set_minutes_text(text);
-                typing = true;
-            }
-            Key::Backspace => {
-                let mut text = state.minutes_text().to_string();
-                text.pop();
-                state.set_minutes_text(text);
-                typing = true;
-            }
             _ => {}
         }
     }

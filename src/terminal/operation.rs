@@ -7,7 +7,7 @@ use std::time::Instant;
 use ratatui::text::{Line, Span};
 
 use super::listener::{Outcome, POLL, Question};
-use super::screen::{Key, Screen, dim, strong};
+use super::screen::{Key, MinutesInput, Screen, dim, strong};
 use crate::dialog::operation::{DurationChoice, Lifetime, OperationState, ScopeKind};
 use crate::dialog::pills::pill_text;
 use crate::prompt::{Answer, OperationRequest};
@@ -21,8 +21,7 @@ pub fn ask(
     let start = Instant::now();
     let now = || start.elapsed().as_secs_f64();
     let mut state = OperationState::new(request, now());
-    // The first digit typed replaces the minutes shown; the next ones add to it.
-    let mut typing = false;
+    let mut minutes = MinutesInput::default();
     loop {
         if let Some(decided) = state.decided() {
             question.send(Answer::Operation(decided.answer));
@@ -39,7 +38,10 @@ pub fn ask(
             continue;
         };
         let at = now();
-        let was_typing = std::mem::replace(&mut typing, false);
+        if let Some(text) = minutes.key(&key, state.minutes_text()) {
+            state.set_minutes_text(text);
+            continue;
+        }
         match key {
             Key::Quit => {
                 state.deny(at);
@@ -59,23 +61,7 @@ pub fn ask(
             Key::Char('s') => state.restore_suggestion(),
             Key::Char('w') => state.end_with_oldest(),
             Key::Char(' ') => state.set_reviewed(!state.reviewed()),
-            Key::Char(digit) if digit.is_ascii_digit() => {
-                let mut text = if was_typing {
-                    state.minutes_text().to_string()
-                } else {
-                    String::new()
-                };
-                text.push(digit);
-                state.set_minutes_text(text);
-                typing = true;
-            }
-            Key::Backspace => {
-                let mut text = state.minutes_text().to_string();
-                text.pop();
-                state.set_minutes_text(text);
-                typing = true;
-            }
-            Key::Char(_) | Key::Up | Key::Down | Key::Tab | Key::Paste(_) => {}
+            Key::Char(_) | Key::Up | Key::Down | Key::Tab | Key::Paste(_) | Key::Backspace => {}
         }
     }
 }

@@ -142,3 +142,33 @@ pub fn dim() -> Style {
 pub fn strong() -> Style {
     Style::default().add_modifier(Modifier::BOLD)
 }
+
+/// A minutes field edited with digits and Backspace: the first digit typed replaces what is
+/// shown, the next ones add to it.
+#[derive(Debug, Default)]
+pub struct MinutesInput {
+    typing: bool,
+}
+
+impl MinutesInput {
+    /// The new text of the field after `key`, or `None` when `key` does not edit it (which
+    /// ends the typing).
+    pub fn key(&mut self, key: &Key, current: &str) -> Option<String> {
+        let was_typing = std::mem::replace(&mut self.typing, false);
+        let mut text = current.to_string();
+        match key {
+            Key::Char(digit) if digit.is_ascii_digit() => {
+                if !was_typing {
+                    text.clear();
+                }
+                text.push(*digit);
+            }
+            Key::Backspace => {
+                text.pop();
+            }
+            _ => return None,
+        }
+        self.typing = true;
+        Some(text)
+    }
+}

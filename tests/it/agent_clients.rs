@@ -418,23 +418,31 @@ fn claude(scene: &Scene, config: &Path, standin: &Standin) -> Command {
     command
 }
 
+/// Claude Code's configuration directory in the scene's home, created.
+fn claude_config(scene: &Scene) -> PathBuf {
+    let config = scene.setup.home.join(".claude");
+    std::fs::create_dir_all(&config).unwrap();
+    config
+}
+
+/// Claude Code allowed to run Bash without a prompt, so that only the hook can stop it.
+fn claude_with_bash(scene: &Scene, config: &Path, standin: &Standin) -> Command {
+    let mut command = claude(scene, config, standin);
+    command.args(["--allowedTools", "Bash"]);
+    command
+}
+
 #[test]
 #[ignore = "needs the agent CLIs from npm; run by ./scripts/test.sh"]
 fn claude_code_runs_the_hook_and_the_model_gets_the_deny_reason() {
     let modules = agent_cli_modules();
     let scene = Scene::new(&modules);
-    let config = scene.setup.home.join(".claude");
-    std::fs::create_dir_all(&config).unwrap();
+    let config = claude_config(&scene);
     prove_hook(
         &scene,
         "claude",
         &[("CLAUDE_CONFIG_DIR", &config)],
-        |standin| {
-            let mut command = claude(&scene, &config, standin);
-            // Lets Bash run without a prompt, so only the hook can stop it.
-            command.args(["--allowedTools", "Bash"]);
-            command
-        },
+        |standin| claude_with_bash(&scene, &config, standin),
     );
 }
 
@@ -476,17 +484,12 @@ fn prove_or_true_runs(
 fn claude_code_runs_git_and_or_true_with_the_kubectl_recipe_hooked() {
     let modules = agent_cli_modules();
     let scene = Scene::new(&modules);
-    let config = scene.setup.home.join(".claude");
-    std::fs::create_dir_all(&config).unwrap();
+    let config = claude_config(&scene);
     prove_or_true_runs(
         &scene,
         "claude",
         &[("CLAUDE_CONFIG_DIR", &config)],
-        |standin| {
-            let mut command = claude(&scene, &config, standin);
-            command.args(["--allowedTools", "Bash"]);
-            command
-        },
+        |standin| claude_with_bash(&scene, &config, standin),
     );
 }
 
@@ -551,8 +554,7 @@ fn prove_control_plane_refused(
 fn claude_code_cannot_reach_the_control_plane_through_its_own_tools() {
     let modules = agent_cli_modules();
     let scene = Scene::new(&modules);
-    let config = scene.setup.home.join(".claude");
-    std::fs::create_dir_all(&config).unwrap();
+    let config = claude_config(&scene);
     scene.torii(
         &["agent", "install", "claude", "--hook"],
         &[("CLAUDE_CONFIG_DIR", &config)],
