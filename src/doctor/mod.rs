@@ -120,6 +120,7 @@ pub fn examine(subject: &Subject<'_>) -> Vec<Finding> {
         &programs,
     ));
     findings.push(system::display());
+    findings.extend(system::console(root));
     findings
 }
 

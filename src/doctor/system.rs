@@ -157,6 +157,14 @@ pub fn confinement(root: &Path, mode: Mode, programs: &[std::path::PathBuf]) -> 
     findings
 }
 
+/// Whether a `torii console` is attached to `root`, when one is: questions go there while no
+/// window can open.
+pub fn console(root: &Path) -> Option<Finding> {
+    crate::prompt::console::ConsoleAddress::of_root(root)
+        .attached()
+        .then(|| Finding::ok(crate::tr!("doctor-console-attached")))
+}
+
 /// Whether an approval window can open for calls no rule decides. This reads the doctor's own
 /// environment; an MCP client may start the server with another one.
 pub fn display() -> Finding {

@@ -114,9 +114,18 @@ fn lines<'a>(asker: &str, state: &LeaseState, confirming: Option<&str>) -> Vec<L
         "console-lease-minutes",
         minutes = state.minutes_text().to_string()
     )));
-    if let Some(alert) = state.alert() {
+    // The window's alert asks for a hold; here Add asks for the alias typed.
+    if !others.is_empty() {
         lines.push(Line::default());
-        lines.push(Line::from(alert).style(strong()));
+        lines.push(
+            Line::from(crate::tr!(
+                "console-lease-alert",
+                count = others.len(),
+                others = others.join(", "),
+                alias = request.alias.as_str()
+            ))
+            .style(strong()),
+        );
     }
     lines.push(Line::default());
     lines.push(Line::from(match state.status() {

@@ -125,12 +125,17 @@ fn root_with_tok() -> (Root, FakeCli) {
 async fn the_console_allows_once_and_denies_what_the_human_denies() {
     let (root, cli) = root_with_tok();
     let console = Console::start(&root, "en");
-    // One console per root.
+    // One console per root, and doctor says it is there.
     root.torii()
         .arg("console")
         .assert()
         .failure()
         .stderr(predicates::str::contains("a console is already attached"));
+    let doctor = root.torii().arg("doctor").output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&doctor.stdout).contains("a torii console is attached"),
+        "{doctor:?}"
+    );
     let client = mcp_client::start(&root, &[("PATH", cli.path_env())]).await;
 
     let call = client

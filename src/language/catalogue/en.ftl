@@ -187,7 +187,8 @@ doctor-no-gui-build = this build has no approval windows: calls no rule decides 
 doctor-no-gui-build-fix = install a release build (built with the `gui` feature)
 doctor-windows-can-open = approval windows can open ({ $display })
 doctor-no-display = no display (neither DISPLAY nor WAYLAND_DISPLAY is set here): approval windows cannot open, and calls no rule decides will be refused
-doctor-no-display-fix = run the MCP client in a desktop session, or reinstall its entry with `torii agent install <agent> --headless` ({ $variable }=1) to decide by rules alone
+doctor-no-display-fix = run the MCP client in a desktop session, answer in a terminal with `torii console`, or reinstall its entry with `torii agent install <agent> --headless` ({ $variable }=1) to decide by rules alone
+doctor-console-attached = a torii console is attached to this root: questions no rule decides go there while no window can open
 doctor-desktop-session = the desktop session
 doctor-permissions-unchecked = permissions are not checked on this system (the config root is under the user profile)
 doctor-foreign-owner = owned by another user, who can change it: { $paths }
@@ -406,3 +407,6 @@ console-lease-keys = r: replace the active aliases   a: add to them   d or Esc: 
 console-secret-set = (typed, hidden)
 console-lines = { $count } lines (paste to fill)
 console-auth-keys = type into the field marked ▶ (Tab or ↑ ↓ to move; paste works)   Enter: validate and use   Esc: cancel
+console-lease-alert = { $count ->
+       *[other] Add keeps { $others } active too: the agent may then choose any active alias for the operations the policy allows. Add asks you to type `{ $alias }` to confirm.
+    }

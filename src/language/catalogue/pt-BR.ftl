@@ -193,7 +193,8 @@ doctor-no-gui-build = esta build não tem janelas de aprovação: as chamadas qu
 doctor-no-gui-build-fix = instale uma build de release (compilada com a feature `gui`)
 doctor-windows-can-open = as janelas de aprovação podem abrir ({ $display })
 doctor-no-display = nenhum display (nem DISPLAY nem WAYLAND_DISPLAY está definido aqui): as janelas de aprovação não podem abrir, e as chamadas que nenhuma regra decide serão recusadas
-doctor-no-display-fix = rode o cliente MCP numa sessão de desktop, ou reinstale a entrada dele com `torii agent install <agente> --headless` ({ $variable }=1) para decidir só pelas regras
+doctor-no-display-fix = rode o cliente MCP numa sessão de desktop, responda num terminal com `torii console`, ou reinstale a entrada dele com `torii agent install <agente> --headless` ({ $variable }=1) para decidir só pelas regras
+doctor-console-attached = um torii console está ligado a esta raiz: as perguntas que nenhuma regra decide vão para ele enquanto nenhuma janela pode abrir
 doctor-desktop-session = a sessão de desktop
 doctor-permissions-unchecked = as permissões não são verificadas neste sistema (a raiz de configuração fica no perfil do usuário)
 doctor-foreign-owner = pertence a outro usuário, que pode alterá-lo: { $paths }
@@ -412,3 +413,7 @@ console-lease-keys = r: substituir os aliases ativos   a: adicionar a eles   d o
 console-secret-set = (digitado, oculto)
 console-lines = { $count } linhas (cole para preencher)
 console-auth-keys = digite no campo marcado ▶ (Tab ou ↑ ↓ para mudar; colar funciona)   Enter: validar e usar   Esc: cancelar
+console-lease-alert = { $count ->
+        [one] Adicionar mantém { $others } ativo também: o agente poderá escolher qualquer alias ativo nas operações que a política permite. Adicionar pede que você digite `{ $alias }` para confirmar.
+       *[other] Adicionar mantém { $others } ativos também: o agente poderá escolher qualquer alias ativo nas operações que a política permite. Adicionar pede que você digite `{ $alias }` para confirmar.
+    }
