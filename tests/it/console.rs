@@ -213,11 +213,16 @@ async fn a_console_that_leaves_mid_question_denies_and_without_one_the_headless_
     let client = mcp_client::start(&root, &[("PATH", cli.path_env())]).await;
     let call = client.start_call("tok", json!({"args": ["run"]})).await;
     console.wait_for("[1] run");
-    assert!(
-        console.screen().contains("perguntado por"),
-        "{}",
-        console.screen()
-    );
+    // The question in the server's language, pt-BR here.
+    let screen = console.screen();
+    for said in [
+        "perguntado por",
+        "uma vez (o)",
+        "temporariamente (t)",
+        "d ou Esc: negar",
+    ] {
+        assert!(screen.contains(said), "{said}: {screen}");
+    }
     console.kill();
     let result = answered(call).await;
     assert_eq!(result["decision"]["result"], "deny", "{result}");
