@@ -3,57 +3,64 @@
 //! length), "validate and use" with the provider's validator, its refusal shown and the form
 //! given back, and Cancel.
 
-use std::io;
-use std::time::Instant;
-
 use ratatui::text::{Line, Span};
 
-use super::listener::{Outcome, POLL, Question};
-use super::screen::{Key, Screen, dim, strong};
+use super::dialog::Dialog;
+use super::screen::{Key, dim, strong};
 use crate::dialog::auth::AuthState;
 use crate::dialog::feedback::Status;
 use crate::prompt::{Answer, AuthRequest};
 
-/// Asks `request` until the human decides, the server goes away or the human leaves.
-pub fn ask(question: Question, request: AuthRequest, screen: &mut Screen) -> io::Result<Outcome> {
-    let start = Instant::now();
-    let now = || start.elapsed().as_secs_f64();
-    let mut state = AuthState::new(request);
-    let mut field = 0;
-    loop {
-        state.poll(now());
-        if let Some(decided) = state.decided() {
-            question.send(Answer::Authenticate(decided.answer.clone()));
-            return Ok(Outcome::Answered);
+/// The authentication question, with the field being typed into.
+pub struct AuthDialog {
+    state: AuthState,
+    field: usize,
+}
+
+impl AuthDialog {
+    pub fn new(request: AuthRequest) -> Self {
+        Self {
+            state: AuthState::new(request),
+            field: 0,
         }
-        if question.gone() {
-            state.cancel(now());
-            return Ok(Outcome::Gone);
-        }
-        screen.show(
-            &crate::tr!("auth-title", tool = state.request().tool.as_str()),
-            lines(&question.asker, &state, field),
-        )?;
-        let Some(key) = screen.key(POLL)? else {
-            continue;
-        };
-        let count = state.request().fields.len();
-        let at = now();
+    }
+}
+
+impl Dialog for AuthDialog {
+    fn answer(&self) -> Option<Answer> {
+        self.state
+            .decided()
+            .map(|decided| Answer::Authenticate(decided.answer.clone()))
+    }
+
+    /// Cancels, stopping a validator that is running.
+    fn refuse(&mut self, now: f64) {
+        self.state.cancel(now);
+    }
+
+    fn tick(&mut self, now: f64) {
+        self.state.poll(now);
+    }
+
+    fn title(&self) -> String {
+        crate::tr!("auth-title", tool = self.state.request().tool.as_str())
+    }
+
+    fn lines(&self, asker: &str, _now: f64) -> Vec<Line<'static>> {
+        lines(asker, &self.state, self.field)
+    }
+
+    fn key(&mut self, key: Key, now: f64) {
+        let count = self.state.request().fields.len();
+        let (state, field) = (&mut self.state, self.field);
         match key {
-            Key::Quit => {
-                state.cancel(at);
-                if let Some(decided) = state.decided() {
-                    question.send(Answer::Authenticate(decided.answer.clone()));
-                }
-                return Ok(Outcome::Quit);
-            }
-            Key::Esc => state.cancel(at),
-            Key::Enter => state.validate(at, || {}),
-            Key::Tab | Key::Down if count > 0 => field = (field + 1) % count,
-            Key::Up if count > 0 => field = (field + count - 1) % count,
-            Key::Char(c) => edit(&mut state, field, |value| value.push(c)),
-            Key::Paste(text) => edit(&mut state, field, |value| value.push_str(&text)),
-            Key::Backspace => edit(&mut state, field, |value| {
+            Key::Esc => state.cancel(now),
+            Key::Enter => state.validate(now, || {}),
+            Key::Tab | Key::Down if count > 0 => self.field = (field + 1) % count,
+            Key::Up if count > 0 => self.field = (field + count - 1) % count,
+            Key::Char(c) => edit(state, field, |value| value.push(c)),
+            Key::Paste(text) => edit(state, field, |value| value.push_str(&text)),
+            Key::Backspace => edit(state, field, |value| {
                 value.pop();
             }),
             _ => {}
@@ -70,7 +77,7 @@ fn edit(state: &mut AuthState, index: usize, change: impl FnOnce(&mut String)) {
     state.set_value(index, value);
 }
 
-fn lines<'a>(asker: &str, state: &AuthState, selected: usize) -> Vec<Line<'a>> {
+fn lines(asker: &str, state: &AuthState, selected: usize) -> Vec<Line<'static>> {
     let request = state.request();
     let mut lines = vec![
         Line::from(crate::tr!("console-asked-by", asker = asker)).style(dim()),

@@ -3,92 +3,87 @@
 //! Replace, Add or Deny. Where the window asks to hold Add for a second because it would leave
 //! several aliases active, the console asks the human to type the alias.
 
-use std::io;
-use std::time::Instant;
-
 use ratatui::text::{Line, Span};
 
-use super::listener::{Outcome, POLL, Question};
-use super::screen::{Key, MinutesInput, Screen, dim, strong};
+use super::dialog::Dialog;
+use super::screen::{Key, MinutesInput, dim, strong};
 use crate::dialog::lease::LeaseState;
 use crate::prompt::{Answer, LeaseRequest};
 
-/// Asks `request` until the human decides, the server goes away or the human leaves.
-pub fn ask(question: Question, request: LeaseRequest, screen: &mut Screen) -> io::Result<Outcome> {
-    let start = Instant::now();
-    let now = || start.elapsed().as_secs_f64();
-    let mut state = LeaseState::new(request);
-    let mut minutes = MinutesInput::default();
-    // The alias typed to confirm Add, while it is being typed.
-    let mut confirming: Option<String> = None;
-    loop {
-        if let Some(decided) = state.decided() {
-            question.send(Answer::TargetLease(decided.answer));
-            return Ok(Outcome::Answered);
+/// The lease question, with the minutes field and, while Add waits for it, the alias typed.
+pub struct LeaseDialog {
+    state: LeaseState,
+    minutes: MinutesInput,
+    confirming: Option<String>,
+}
+
+impl LeaseDialog {
+    pub fn new(request: LeaseRequest) -> Self {
+        Self {
+            state: LeaseState::new(request),
+            minutes: MinutesInput::default(),
+            confirming: None,
         }
-        if question.gone() {
-            return Ok(Outcome::Gone);
-        }
-        screen.show(
-            &crate::tr!(
-                "lease-title",
-                alias = state.request().alias.as_str(),
-                tool = state.request().tool.as_str()
-            ),
-            lines(&question.asker, &state, confirming.as_deref()),
-        )?;
-        let Some(key) = screen.key(POLL)? else {
-            continue;
-        };
-        let at = now();
-        if let Some(typed) = confirming.as_mut() {
+    }
+}
+
+impl Dialog for LeaseDialog {
+    fn answer(&self) -> Option<Answer> {
+        self.state
+            .decided()
+            .map(|decided| Answer::TargetLease(decided.answer))
+    }
+
+    fn refuse(&mut self, now: f64) {
+        self.state.deny(now);
+    }
+
+    fn title(&self) -> String {
+        let request = self.state.request();
+        crate::tr!(
+            "lease-title",
+            alias = request.alias.as_str(),
+            tool = request.tool.as_str()
+        )
+    }
+
+    fn lines(&self, asker: &str, _now: f64) -> Vec<Line<'static>> {
+        lines(asker, &self.state, self.confirming.as_deref())
+    }
+
+    fn key(&mut self, key: Key, now: f64) {
+        let state = &mut self.state;
+        if let Some(typed) = self.confirming.as_mut() {
             match key {
                 Key::Char(c) => typed.push(c),
+                Key::Paste(text) => typed.push_str(text.trim()),
                 Key::Backspace => {
                     typed.pop();
                 }
                 Key::Enter => {
-                    state.add_typed(typed, at);
-                    confirming = None;
+                    state.add_typed(typed, now);
+                    self.confirming = None;
                 }
-                Key::Esc => confirming = None,
-                Key::Quit => {
-                    state.deny(at);
-                    if let Some(decided) = state.decided() {
-                        question.send(Answer::TargetLease(decided.answer));
-                    }
-                    return Ok(Outcome::Quit);
-                }
-                Key::Paste(text) => typed.push_str(text.trim()),
-                Key::Left | Key::Right | Key::Up | Key::Down | Key::Tab => {}
+                Key::Esc => self.confirming = None,
+                _ => {}
             }
-            continue;
+            return;
         }
-        if let Some(text) = minutes.key(&key, state.minutes_text()) {
+        if let Some(text) = self.minutes.key(&key, state.minutes_text()) {
             state.set_minutes_text(text);
-            continue;
+            return;
         }
         match key {
-            Key::Quit => {
-                state.deny(at);
-                if let Some(decided) = state.decided() {
-                    question.send(Answer::TargetLease(decided.answer));
-                }
-                return Ok(Outcome::Quit);
-            }
-            Key::Esc | Key::Char('d') => state.deny(at),
-            Key::Char('r') => state.replace(at),
-            Key::Char('a') if state.add_needs_hold() && state.actions_enabled() => {
-                confirming = Some(String::new());
-            }
-            Key::Char('a') if state.add_needs_hold() => {}
-            Key::Char('a') => state.add_clicked(at),
+            Key::Esc | Key::Char('d') => state.deny(now),
+            Key::Char('r') => state.replace(now),
+            Key::Char('a') if !state.add_needs_hold() => state.add_clicked(now),
+            Key::Char('a') if state.actions_enabled() => self.confirming = Some(String::new()),
             _ => {}
         }
     }
 }
 
-fn lines<'a>(asker: &str, state: &LeaseState, confirming: Option<&str>) -> Vec<Line<'a>> {
+fn lines(asker: &str, state: &LeaseState, confirming: Option<&str>) -> Vec<Line<'static>> {
     let request = state.request();
     let mut lines = vec![
         Line::from(crate::tr!("console-asked-by", asker = asker)).style(dim()),

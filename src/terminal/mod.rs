@@ -5,12 +5,14 @@
 //! back. A question whose server went away is dropped; leaving the console denies the question
 //! on screen.
 //!
-//! Files: `listener.rs` (the socket, the token, who may connect), `operation.rs` (an unresolved
-//! call), `lease.rs` (an inactive target alias), `auth.rs` (a session to collect),
-//! `screen.rs` (the terminal: raw mode, drawing, keys).
+//! Files: `listener.rs` (the socket, the token, who may connect), `dialog.rs` (the loop every
+//! question runs), `operation.rs` (an unresolved call), `lease.rs` (an inactive target alias),
+//! `auth.rs` (a session to collect), `screen.rs` (the terminal: raw mode, drawing, keys).
 
 #[cfg(unix)]
 mod auth;
+#[cfg(unix)]
+mod dialog;
 #[cfg(unix)]
 mod lease;
 #[cfg(unix)]
@@ -67,9 +69,15 @@ fn serve(listener: &listener::Listener, screen: &mut screen::Screen) -> Result<(
         };
         notice = None;
         let outcome = match question.request.clone() {
-            Request::Operation(request) => operation::ask(question, request, screen),
-            Request::TargetLease(request) => lease::ask(question, request, screen),
-            Request::Authenticate(request) => auth::ask(question, request, screen),
+            Request::Operation(request) => {
+                dialog::run(question, operation::OperationDialog::new(request), screen)
+            }
+            Request::TargetLease(request) => {
+                dialog::run(question, lease::LeaseDialog::new(request), screen)
+            }
+            Request::Authenticate(request) => {
+                dialog::run(question, auth::AuthDialog::new(request), screen)
+            }
         };
         match outcome.map_err(ConsoleError::Terminal)? {
             listener::Outcome::Answered => {}

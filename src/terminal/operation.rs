@@ -1,57 +1,57 @@
 //! An unresolved call, asked at the terminal with the window's own state
 //! (`crate::dialog::operation`): the same choices, the same review tick, the same answer.
 
-use std::io;
-use std::time::Instant;
-
 use ratatui::text::{Line, Span};
 
-use super::listener::{Outcome, POLL, Question};
-use super::screen::{Key, MinutesInput, Screen, dim, strong};
+use super::dialog::Dialog;
+use super::screen::{Key, MinutesInput, dim, strong};
 use crate::dialog::operation::{DurationChoice, Lifetime, OperationState, ScopeKind};
-use crate::dialog::pills::pill_text;
+use crate::dialog::pills::{pill_text, visible};
 use crate::prompt::{Answer, OperationRequest};
 
-/// Asks `request` until the human decides, the server goes away or the human leaves.
-pub fn ask(
-    question: Question,
-    request: OperationRequest,
-    screen: &mut Screen,
-) -> io::Result<Outcome> {
-    let start = Instant::now();
-    let now = || start.elapsed().as_secs_f64();
-    let mut state = OperationState::new(request, now());
-    let mut minutes = MinutesInput::default();
-    loop {
-        if let Some(decided) = state.decided() {
-            question.send(Answer::Operation(decided.answer));
-            return Ok(Outcome::Answered);
+/// The operation question, with the minutes field being typed.
+pub struct OperationDialog {
+    state: OperationState,
+    minutes: MinutesInput,
+}
+
+impl OperationDialog {
+    pub fn new(request: OperationRequest) -> Self {
+        Self {
+            state: OperationState::new(request, 0.0),
+            minutes: MinutesInput::default(),
         }
-        if question.gone() {
-            return Ok(Outcome::Gone);
-        }
-        screen.show(
-            &crate::tr!("op-title", tool = state.request().tool.as_str()),
-            lines(&question.asker, &state, now()),
-        )?;
-        let Some(key) = screen.key(POLL)? else {
-            continue;
-        };
-        let at = now();
-        if let Some(text) = minutes.key(&key, state.minutes_text()) {
+    }
+}
+
+impl Dialog for OperationDialog {
+    fn answer(&self) -> Option<Answer> {
+        self.state
+            .decided()
+            .map(|decided| Answer::Operation(decided.answer))
+    }
+
+    fn refuse(&mut self, now: f64) {
+        self.state.deny(now);
+    }
+
+    fn title(&self) -> String {
+        crate::tr!("op-title", tool = self.state.request().tool.as_str())
+    }
+
+    fn lines(&self, asker: &str, now: f64) -> Vec<Line<'static>> {
+        lines(asker, &self.state, now)
+    }
+
+    fn key(&mut self, key: Key, now: f64) {
+        let state = &mut self.state;
+        if let Some(text) = self.minutes.key(&key, state.minutes_text()) {
             state.set_minutes_text(text);
-            continue;
+            return;
         }
         match key {
-            Key::Quit => {
-                state.deny(at);
-                if let Some(decided) = state.decided() {
-                    question.send(Answer::Operation(decided.answer));
-                }
-                return Ok(Outcome::Quit);
-            }
-            Key::Esc | Key::Char('d') => state.deny(at),
-            Key::Enter => state.allow(at),
+            Key::Esc | Key::Char('d') => state.deny(now),
+            Key::Enter => state.allow(now),
             Key::Char('o') => state.set_lifetime(Lifetime::Once),
             Key::Char('t') => state.set_lifetime(Lifetime::Temporary),
             Key::Char('e') => state.set_scope(ScopeKind::Exact),
@@ -61,14 +61,14 @@ pub fn ask(
             Key::Char('s') => state.restore_suggestion(),
             Key::Char('w') => state.end_with_oldest(),
             Key::Char(' ') => state.set_reviewed(!state.reviewed()),
-            Key::Char(_) | Key::Up | Key::Down | Key::Tab | Key::Paste(_) | Key::Backspace => {}
+            _ => {}
         }
     }
 }
 
 /// The question as lines: who asks, the call as tokens, the choices with their keys, what
 /// Allow would grant and what is missing.
-fn lines<'a>(asker: &str, state: &OperationState, now: f64) -> Vec<Line<'a>> {
+fn lines(asker: &str, state: &OperationState, now: f64) -> Vec<Line<'static>> {
     let request = state.request();
     let mut lines = vec![
         Line::from(crate::tr!("console-asked-by", asker = asker)).style(dim()),
@@ -84,7 +84,7 @@ fn lines<'a>(asker: &str, state: &OperationState, now: f64) -> Vec<Line<'a>> {
             Span::styled(target.clone(), strong()),
         ]));
     }
-    let tokens: Vec<Span<'a>> = request
+    let tokens: Vec<Span<'static>> = request
         .args
         .iter()
         .enumerate()
@@ -99,7 +99,7 @@ fn lines<'a>(asker: &str, state: &OperationState, now: f64) -> Vec<Line<'a>> {
             };
             [
                 Span::styled(format!("[{}] ", index + 1), dim()),
-                Span::styled(format!("{}  ", pill_text(token)), style),
+                Span::styled(format!("{}  ", whole(token)), style),
             ]
         })
         .collect();
@@ -147,4 +147,15 @@ fn lines<'a>(asker: &str, state: &OperationState, now: f64) -> Vec<Line<'a>> {
     lines.push(Line::default());
     lines.push(Line::from(crate::tr!("console-op-keys")).style(dim()));
     lines
+}
+
+/// A token in full, with what could fake the display escaped: the window shortens a long token
+/// and pages through the rest on request; a terminal wraps it, so every character is on screen
+/// when the human approves.
+fn whole(token: &str) -> String {
+    if token.is_empty() {
+        pill_text(token)
+    } else {
+        visible(token)
+    }
 }

@@ -159,10 +159,15 @@ async fn the_console_allows_once_and_denies_what_the_human_denies() {
     assert_eq!(result["execution"]["stdout"], "ran\n", "{result}");
     console.wait_for("Waiting for questions");
 
+    // A long token is shown whole (the window shortens it and pages through it on request; a
+    // terminal has no such pages), with a control character escaped, never interpreted.
+    let long = format!("{}DROP-TABLE{}\u{1b}[2J", "a".repeat(40), "b".repeat(40));
     let call = client
-        .start_call("tok", json!({"args": ["run", "--slow"]}))
+        .start_call("tok", json!({"args": ["run", "--slow", long]}))
         .await;
     console.wait_for("[2] --slow");
+    let whole = format!("{}DROP-TABLE{}\\u{{1b}}[2J", "a".repeat(40), "b".repeat(40));
+    assert!(console.screen().contains(&whole), "{}", console.screen());
     console.keys(&["d"]);
     let result = answered(call).await;
     assert_eq!(result["decision"]["source"], "human-deny", "{result}");
