@@ -142,6 +142,9 @@ impl Install<'_> {
             None
         };
         if let Some((other, state)) = &moved_from {
+            for managed in state.mcp.iter().chain(&state.hook) {
+                check_record(agent, other, self.at, managed)?;
+            }
             if !self.switch_root {
                 return Err(AgentError::OtherRoot {
                     file: state
@@ -559,45 +562,54 @@ impl Uninstall<'_> {
         Ok(report)
     }
 
-    /// A record names a file and a place where Torii writes for this agent, and only
-    /// containers on the way to that place: a state file edited by hand cannot make
-    /// uninstall edit or delete anything else.
     fn check_record(&self, managed: &Managed) -> Result<(), AgentError> {
-        let foreign = || AgentError::ForeignRecord {
-            state: state::state_file(self.root, self.agent),
-            file: managed.file.clone(),
-            place: managed.place.describe(),
-            client: self.agent.client(),
-        };
-        // Only the places matter here, and they do not depend on what is pinned.
-        let any = Pinned {
-            exe: PathBuf::new(),
-            root: PathBuf::new(),
-        };
-        let mut known = vec![clients::mcp_placement(
-            self.agent,
-            self.at,
-            &any,
-            EntryOptions::default(),
-        )?];
-        known.extend(clients::hook_placements(self.agent, self.at, &any)?.unwrap_or_default());
-        let place_known = known
-            .iter()
-            .any(|placement| placement.file == managed.file && placement.place == managed.place)
-            || (self.agent == Agent::Codex && clients::is_codex_trust(self.at, managed)?);
-        let path = match &managed.place {
-            Place::Member(path) => &path[..path.len().saturating_sub(1)],
-            Place::Element(path) => &path[..],
-        };
-        let created_on_the_way = managed
-            .created
-            .iter()
-            .all(|created| !created.is_empty() && path.starts_with(created));
-        if place_known && created_on_the_way {
-            Ok(())
-        } else {
-            Err(foreign())
-        }
+        check_record(self.agent, self.root, self.at, managed)
+    }
+}
+
+/// A record of `root` names a file and a place where Torii writes for `agent`, and only
+/// containers on the way to that place: a state file edited by hand (or another root's, taken
+/// over by install) cannot make Torii edit or delete anything else.
+fn check_record(
+    agent: Agent,
+    root: &Path,
+    at: &Locations,
+    managed: &Managed,
+) -> Result<(), AgentError> {
+    let foreign = || AgentError::ForeignRecord {
+        state: state::state_file(root, agent),
+        file: managed.file.clone(),
+        place: managed.place.describe(),
+        client: agent.client(),
+    };
+    // Only the places matter here, and they do not depend on what is pinned.
+    let any = Pinned {
+        exe: PathBuf::new(),
+        root: PathBuf::new(),
+    };
+    let mut known = vec![clients::mcp_placement(
+        agent,
+        at,
+        &any,
+        EntryOptions::default(),
+    )?];
+    known.extend(clients::hook_placements(agent, at, &any)?.unwrap_or_default());
+    let place_known = known
+        .iter()
+        .any(|placement| placement.file == managed.file && placement.place == managed.place)
+        || (agent == Agent::Codex && clients::is_codex_trust(at, managed)?);
+    let path = match &managed.place {
+        Place::Member(path) => &path[..path.len().saturating_sub(1)],
+        Place::Element(path) => &path[..],
+    };
+    let created_on_the_way = managed
+        .created
+        .iter()
+        .all(|created| !created.is_empty() && path.starts_with(created));
+    if place_known && created_on_the_way {
+        Ok(())
+    } else {
+        Err(foreign())
     }
 }
 

@@ -799,6 +799,39 @@ fn status_without_an_agent_shows_every_client() {
     );
 }
 
+/// Review finding: the root named in an entry is the entry's word (a hostile agent can edit
+/// the client's file), and install took that root's records over as its own. They are checked
+/// like uninstall checks its own: a record outside Torii's places refuses the move.
+#[test]
+fn a_move_refuses_another_root_whose_records_name_foreign_places() {
+    let setup = Setup::new();
+    setup.ok(&["agent", "install", "claude"]);
+    let state_path = setup.root.path().join("agents/claude.json");
+    let mut state: Value = read_json(&state_path);
+    let mut foreign = state["mcp"][0].clone();
+    foreign["file"] = json!(setup.file(".bashrc").display().to_string());
+    state["hook"] = json!([foreign]);
+    std::fs::write(&state_path, serde_json::to_string_pretty(&state).unwrap()).unwrap();
+    std::fs::write(setup.file(".bashrc"), "# mine\n").unwrap();
+    let claude = std::fs::read_to_string(setup.file(".claude.json")).unwrap();
+
+    let other = setup.root.outside().join("other-root");
+    std::fs::create_dir_all(&other).unwrap();
+    let mut command = setup.torii();
+    let refused = command
+        .env("TORII_CONFIG_DIR", &other)
+        .args(["agent", "install", "claude", "--yes"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(stderr(&refused).contains(".bashrc"), "{}", stderr(&refused));
+    assert_eq!(
+        std::fs::read_to_string(setup.file(".claude.json")).unwrap(),
+        claude
+    );
+    assert!(!other.join("agents/claude.json").exists());
+}
+
 #[test]
 fn the_hook_fails_closed() {
     let setup = Setup::new();
