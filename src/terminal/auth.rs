@@ -5,7 +5,7 @@
 
 use ratatui::text::{Line, Span};
 
-use super::dialog::Dialog;
+use super::dialog::{Dialog, heading};
 use super::screen::{Key, dim, strong};
 use crate::dialog::auth::AuthState;
 use crate::dialog::feedback::Status;
@@ -79,15 +79,8 @@ fn edit(state: &mut AuthState, index: usize, change: impl FnOnce(&mut String)) {
 
 fn lines(asker: &str, state: &AuthState, selected: usize) -> Vec<Line<'static>> {
     let request = state.request();
-    let mut lines = vec![
-        Line::from(crate::tr!("console-asked-by", asker = asker)).style(dim()),
-        Line::default(),
-        Line::from(vec![
-            Span::styled(crate::tr!("console-tool"), dim()),
-            Span::styled(request.tool.clone(), strong()),
-        ]),
-        Line::default(),
-    ];
+    let mut lines = heading(asker, &request.tool, None);
+    lines.push(Line::default());
     for (index, (spec, value)) in request.fields.iter().zip(state.values()).enumerate() {
         let marker = if index == selected { "▶ " } else { "  " };
         let shown = if spec.secret {

@@ -4,10 +4,10 @@
 use std::io;
 use std::time::Instant;
 
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 
 use super::listener::{Outcome, POLL, Question};
-use super::screen::{Key, Screen};
+use super::screen::{Key, Screen, dim, strong};
 use crate::prompt::Answer;
 
 /// A question's state as the console drives it.
@@ -55,4 +55,24 @@ pub fn run(
             Some(key) => dialog.key(key, now()),
         }
     }
+}
+
+/// The first lines of every question: who asks, the tool and, for a target, its alias.
+pub fn heading(asker: &str, tool: &str, target: Option<&str>) -> Vec<Line<'static>> {
+    let mut names = vec![
+        Span::styled(crate::tr!("console-tool"), dim()),
+        Span::styled(tool.to_string(), strong()),
+    ];
+    if let Some(target) = target {
+        names.push(Span::styled(
+            format!("   {}", crate::tr!("console-target")),
+            dim(),
+        ));
+        names.push(Span::styled(target.to_string(), strong()));
+    }
+    vec![
+        Line::from(crate::tr!("console-asked-by", asker = asker)).style(dim()),
+        Line::default(),
+        Line::from(names),
+    ]
 }

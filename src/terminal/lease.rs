@@ -3,9 +3,9 @@
 //! Replace, Add or Deny. Where the window asks to hold Add for a second because it would leave
 //! several aliases active, the console asks the human to type the alias.
 
-use ratatui::text::{Line, Span};
+use ratatui::text::Line;
 
-use super::dialog::Dialog;
+use super::dialog::{Dialog, heading};
 use super::screen::{Key, MinutesInput, dim, strong};
 use crate::dialog::lease::LeaseState;
 use crate::prompt::{Answer, LeaseRequest};
@@ -85,20 +85,11 @@ impl Dialog for LeaseDialog {
 
 fn lines(asker: &str, state: &LeaseState, confirming: Option<&str>) -> Vec<Line<'static>> {
     let request = state.request();
-    let mut lines = vec![
-        Line::from(crate::tr!("console-asked-by", asker = asker)).style(dim()),
-        Line::default(),
-        Line::from(vec![
-            Span::styled(crate::tr!("console-tool"), dim()),
-            Span::styled(request.tool.clone(), strong()),
-            Span::styled(format!("   {}", crate::tr!("console-target")), dim()),
-            Span::styled(request.alias.clone(), strong()),
-        ]),
-        Line::from(crate::tr!(
-            "console-binding",
-            binding = request.binding.as_str()
-        )),
-    ];
+    let mut lines = heading(asker, &request.tool, Some(&request.alias));
+    lines.push(Line::from(crate::tr!(
+        "console-binding",
+        binding = request.binding.as_str()
+    )));
     let others = state.others();
     lines.push(Line::from(if others.is_empty() {
         crate::tr!("console-no-active")

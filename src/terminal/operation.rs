@@ -3,7 +3,7 @@
 
 use ratatui::text::{Line, Span};
 
-use super::dialog::Dialog;
+use super::dialog::{Dialog, heading};
 use super::screen::{Key, MinutesInput, dim, strong};
 use crate::dialog::operation::{DurationChoice, Lifetime, OperationState, ScopeKind};
 use crate::dialog::pills::{pill_text, visible};
@@ -70,20 +70,7 @@ impl Dialog for OperationDialog {
 /// Allow would grant and what is missing.
 fn lines(asker: &str, state: &OperationState, now: f64) -> Vec<Line<'static>> {
     let request = state.request();
-    let mut lines = vec![
-        Line::from(crate::tr!("console-asked-by", asker = asker)).style(dim()),
-        Line::default(),
-        Line::from(vec![
-            Span::styled(crate::tr!("console-tool"), dim()),
-            Span::styled(request.tool.clone(), strong()),
-        ]),
-    ];
-    if let Some(target) = &request.target {
-        lines.push(Line::from(vec![
-            Span::styled(crate::tr!("console-target"), dim()),
-            Span::styled(target.clone(), strong()),
-        ]));
-    }
+    let mut lines = heading(asker, &request.tool, request.target.as_deref());
     let tokens: Vec<Span<'static>> = request
         .args
         .iter()
