@@ -40,6 +40,9 @@ pub struct Unasked {
     pub reason: String,
 }
 
+/// Longest client name shown by the console.
+const MAX_CLIENT_NAME: usize = 64;
+
 /// Who can answer, decided once at startup.
 #[derive(Debug)]
 pub struct Human {
@@ -50,6 +53,8 @@ pub struct Human {
     approval: Approval,
     /// Whether stderr was told that a window could not be opened: said once per server.
     told_window_failed: std::sync::atomic::AtomicBool,
+    /// The MCP client's name, as its `initialize` gave it: the console shows who asks.
+    client: std::sync::OnceLock<String>,
     #[cfg(feature = "test-hooks")]
     responder: Option<super::responder::Responder>,
 }
@@ -64,6 +69,7 @@ impl Human {
             console: ConsoleAddress::of_root(root),
             approval,
             told_window_failed: std::sync::atomic::AtomicBool::new(false),
+            client: std::sync::OnceLock::new(),
             #[cfg(feature = "test-hooks")]
             responder: super::responder::Responder::from_env(),
         }
@@ -102,9 +108,28 @@ impl Human {
         }
     }
 
-    /// Who asks, as the console shows it above a question.
-    fn asker() -> String {
-        format!("torii server, process {}", std::process::id())
+    /// Remembers the MCP client's name (the first one told; a server has one client). The
+    /// client chose it: it is shown without control or other deceptive characters, and at most
+    /// [`MAX_CLIENT_NAME`] characters.
+    pub fn client_is(&self, name: &str) {
+        if self.client.get().is_none() {
+            let shown: String = name
+                .chars()
+                .filter(|c| !crate::text::is_deceptive(*c))
+                .take(MAX_CLIENT_NAME)
+                .collect();
+            let _ = self.client.set(shown);
+        }
+    }
+
+    /// Who asks, as the console shows it above a question: the client, when it said its name,
+    /// and this server's process.
+    fn asker(&self) -> String {
+        let process = std::process::id();
+        match self.client.get().filter(|name| !name.trim().is_empty()) {
+            Some(client) => format!("{client} (torii server, process {process})"),
+            None => format!("torii server, process {process}"),
+        }
     }
 
     /// Why no human can be asked, worded for the agent (see
@@ -144,7 +169,7 @@ impl Human {
         if self.to_console() {
             return self
                 .console
-                .ask(question, &Self::asker())
+                .ask(question, &self.asker())
                 .await
                 .map(|answer| (answer, Channel::Console))
                 .map_err(|error| Unasked {
@@ -197,7 +222,7 @@ impl Collector for Human {
             }
             let asked = if self.to_console() {
                 self.console
-                    .ask(&auth_request(&request), &Self::asker())
+                    .ask(&auth_request(&request), &self.asker())
                     .await
             } else {
                 prompt::ask(&auth_request(&request)).await

@@ -121,6 +121,11 @@ impl Dispatcher {
         &self.registry
     }
 
+    /// The MCP client's name, from its `initialize`: the console shows it above questions.
+    pub fn client_is(&self, name: &str) {
+        self.human.client_is(name);
+    }
+
     /// What `tool`'s arguments look like: `{args}` or `{target, args}` with every alias.
     pub fn shape(provider: &Provider) -> Shape {
         if provider.is_target_aware() {

@@ -138,6 +138,9 @@ impl ServerHandler for ToriiServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         require_lifecycle(&context)?;
+        if let Some(peer) = context.peer.peer_info() {
+            self.dispatcher.client_is(&peer.client_info.name);
+        }
         let arguments = without_client_hint(request.arguments);
         let arguments = arguments.as_ref();
         if request.name == POLICY_TOOL {

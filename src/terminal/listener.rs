@@ -134,7 +134,8 @@ impl Listener {
         crate::language::set_for_process(line.language);
         Some(Question {
             stream,
-            asker: hello.asker,
+            // A server of this root wrote it, from what its client said: shown, never obeyed.
+            asker: crate::dialog::pills::visible(&hello.asker),
             request: line.request,
         })
     }

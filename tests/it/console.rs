@@ -147,7 +147,11 @@ async fn the_console_allows_once_and_denies_what_the_human_denies() {
         screen.contains("[1] run") && screen.contains("[2] --fast"),
         "{screen}"
     );
-    assert!(screen.contains("asked by torii server"), "{screen}");
+    // The client named itself in `initialize` (rmcp's default name): the human sees who asks.
+    assert!(
+        screen.contains("asked by rmcp (torii server, process"),
+        "{screen}"
+    );
     console.keys(&["o", "Space", "Enter"]);
     let result = answered(call).await;
     assert_eq!(result["decision"]["source"], "human-once", "{result}");
