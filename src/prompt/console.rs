@@ -1,8 +1,9 @@
 //! The server side of `torii console`, the human's terminal for the questions a window would
-//! ask: a console attached to a config root listens on `<root>/console.sock` and wrote a fresh
-//! random token to `<root>/console.token` (both owner-only). A server asks by connecting,
-//! sending a hello line (the token and who asks) and the same request line a window reads,
-//! and reading back the same answer line.
+//! ask: a console attached to a config root listens on `<root>/console.sock` (on Windows, a
+//! named pipe whose random name it wrote to `<root>/console.pipe`) and wrote a fresh random
+//! token to `<root>/console.token` (all owner-only), which it keeps locked while it runs. A
+//! server asks by connecting, sending a hello line (the token and who asks) and the same
+//! request line a window reads, and reading back the same answer line.
 //!
 //! ```text
 //! server                                        torii console
@@ -10,6 +11,7 @@
 //!   {"token":…,"asker":…}                         token must match console.token
 //!   {"protocol":2,"language":…,"request":{…}} ──▶ the question, in the terminal
 //!   check(answer) ◀── {"protocol":2,"answer":{…}}
+//!   close ───────────────────────────────────────▶ (the answer was taken)
 //! ```
 //!
 //! The token is what makes the channel the human's: provider children cannot read the config
@@ -20,23 +22,28 @@
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
 
 use super::Question;
 use super::client::{MAX_ANSWER_BYTES, PromptError, decode_answer, request_line};
 
 /// The console's socket, in the config root.
 pub const SOCKET_FILE: &str = "console.sock";
+/// The file that names the console's pipe on Windows, in the config root.
+pub const PIPE_FILE: &str = "console.pipe";
 /// The console's token, in the config root.
 pub const TOKEN_FILE: &str = "console.token";
-/// Longest token read (it is 64 hex digits).
-const MAX_TOKEN_BYTES: u64 = 256;
+/// How every console pipe's name starts (the rest is random).
+pub const PIPE_PREFIX: &str = r"\\.\pipe\torii-console-";
+/// Longest token or pipe name read (the token is 64 hex digits).
+const MAX_NAME_BYTES: u64 = 256;
 
 /// The first line a server sends: the token that proves it can read the root, and who asks.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Hello {
     pub token: String,
-    /// Shown above the question: which server (and so which client) asks.
+    /// Shown above the question: which client and server ask.
     pub asker: String,
 }
 
@@ -44,6 +51,7 @@ pub(crate) struct Hello {
 #[derive(Debug, Clone)]
 pub struct ConsoleAddress {
     socket: PathBuf,
+    pipe: PathBuf,
     token: PathBuf,
 }
 
@@ -51,6 +59,7 @@ impl ConsoleAddress {
     pub fn of_root(root: &Path) -> Self {
         Self {
             socket: root.join(SOCKET_FILE),
+            pipe: root.join(PIPE_FILE),
             token: root.join(TOKEN_FILE),
         }
     }
@@ -59,61 +68,104 @@ impl ConsoleAddress {
         &self.socket
     }
 
+    pub fn pipe(&self) -> &Path {
+        &self.pipe
+    }
+
+    /// The file that says where this system's console listens: the socket, or the file that
+    /// names the pipe.
+    pub fn endpoint(&self) -> &Path {
+        if cfg!(windows) {
+            &self.pipe
+        } else {
+            &self.socket
+        }
+    }
+
     pub fn token(&self) -> &Path {
         &self.token
     }
 
-    /// Whether a console says it is attached: its socket and its token are there. One that
-    /// died without removing them makes the question fail, which is a no.
+    /// Whether a console runs for this root: its endpoint is there and its token is locked
+    /// (a console holds a shared lock on it while it runs, and the system drops the lock
+    /// when its process ends, however it ends). A lock that cannot be tested counts as a
+    /// console, whose question then fails: a no.
     pub fn attached(&self) -> bool {
-        cfg!(unix) && self.socket.exists() && self.token.is_file()
+        if !self.endpoint().exists() {
+            return false;
+        }
+        let Ok(token) = std::fs::File::open(&self.token) else {
+            return false;
+        };
+        match token.try_lock() {
+            // Nobody holds it: what is there was left by a console that died.
+            Ok(()) => false,
+            Err(_) => true,
+        }
     }
 
     /// Asks the attached console; every error means deny (or cancel).
-    #[cfg(unix)]
     pub async fn ask<Q: Question>(
         &self,
         question: &Q,
         asker: &str,
     ) -> Result<Q::Answer, PromptError> {
-        use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-        let token = crate::files::read_optional_text(&self.token, MAX_TOKEN_BYTES)
-            .ok()
-            .flatten()
-            .ok_or_else(|| {
-                PromptError::Write(std::io::Error::other("the console's token cannot be read"))
-            })?;
+        let token = read_name(&self.token).ok_or_else(|| {
+            PromptError::Write(std::io::Error::other("the console's token cannot be read"))
+        })?;
         let hello = Hello {
-            token: token.trim().to_string(),
+            token,
             asker: asker.to_string(),
         };
         let mut line = serde_json::to_vec(&hello).unwrap_or_default();
         line.push(b'\n');
         line.extend(request_line(question));
-        let mut stream = tokio::net::UnixStream::connect(&self.socket)
-            .await
-            .map_err(PromptError::Write)?;
+        let mut stream = self.connect().await.map_err(PromptError::Write)?;
         stream.write_all(&line).await.map_err(PromptError::Write)?;
         // The connection stays open both ways while the human decides: the console takes its
-        // end for the server having gone away (the call was cancelled).
+        // end for the server having gone away (the call was cancelled). Closing it once the
+        // answer line is in tells the console that the answer arrived.
         let mut answer = Vec::new();
-        (&mut stream)
+        tokio::io::BufReader::new(&mut stream)
             .take(MAX_ANSWER_BYTES + 1)
-            .read_to_end(&mut answer)
+            .read_until(b'\n', &mut answer)
             .await
             .map_err(PromptError::Read)?;
         decode_answer(question, &answer)
     }
 
-    #[cfg(not(unix))]
-    pub async fn ask<Q: Question>(
-        &self,
-        _question: &Q,
-        _asker: &str,
-    ) -> Result<Q::Answer, PromptError> {
-        Err(PromptError::Write(std::io::Error::other(
-            "the console is not available on this system yet",
-        )))
+    #[cfg(unix)]
+    async fn connect(&self) -> std::io::Result<tokio::net::UnixStream> {
+        tokio::net::UnixStream::connect(&self.socket).await
     }
+
+    /// Opens the pipe named in the root. Between two servers' questions the console creates
+    /// the next instance: a busy pipe is tried again for a moment.
+    #[cfg(windows)]
+    async fn connect(&self) -> std::io::Result<tokio::net::windows::named_pipe::NamedPipeClient> {
+        use std::time::{Duration, Instant};
+        const ERROR_PIPE_BUSY: i32 = 231;
+        let name = read_name(&self.pipe)
+            .filter(|name| name.starts_with(PIPE_PREFIX))
+            .ok_or_else(|| std::io::Error::other("the console's pipe name cannot be read"))?;
+        let until = Instant::now() + Duration::from_secs(2);
+        loop {
+            match tokio::net::windows::named_pipe::ClientOptions::new().open(&name) {
+                Err(error)
+                    if error.raw_os_error() == Some(ERROR_PIPE_BUSY) && Instant::now() < until =>
+                {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                opened => return opened,
+            }
+        }
+    }
+}
+
+/// A short owner-only file's text, trimmed: the token, or the pipe's name.
+fn read_name(path: &Path) -> Option<String> {
+    crate::files::read_optional_text(path, MAX_NAME_BYTES)
+        .ok()
+        .flatten()
+        .map(|text| text.trim().to_string())
 }

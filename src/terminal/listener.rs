@@ -1,19 +1,28 @@
-//! The console's side of the socket: bound in the config root for this user only, with a fresh
-//! token that only a process able to read the root can present; one question per connection.
+//! The console's side of the channel: an endpoint in the config root for this user only (see
+//! `endpoint/`), a fresh token that only a process able to read the root can present, and a
+//! lock on that token held while the console runs, by which servers tell a live console from
+//! one that died; one question per connection.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::time::Duration;
 
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::runtime::Runtime;
+
+use super::endpoint::{Connection, Endpoint};
 use crate::prompt::console::{ConsoleAddress, Hello};
 use crate::prompt::wire::{AnswerLine, PROTOCOL_VERSION, RequestLine};
 use crate::prompt::{Answer, Request};
 
-/// How long the console waits for keys or a connection before looking at the other.
+/// How long the console waits for a connection before it looks at the keys again.
 pub const POLL: Duration = Duration::from_millis(100);
 /// How long a connected server has to send its two lines.
 const READ_DEADLINE: Duration = Duration::from_secs(5);
+/// How long an answer may take to reach its server, and the server to take it.
+const SEND_DEADLINE: Duration = Duration::from_secs(5);
+/// How long the console lets its runtime take in what happened on a connection.
+const GLANCE: Duration = Duration::from_millis(1);
 /// Longest hello line and request line read.
 const MAX_HELLO_BYTES: u64 = 4 * 1024;
 const MAX_REQUEST_BYTES: u64 = 4 * 1024 * 1024;
@@ -41,57 +50,48 @@ pub enum ConsoleError {
     Terminal(#[source] std::io::Error),
 }
 
-/// The listening socket and its token, removed when the console ends.
+/// The endpoint, its token and the token's lock, removed when the console ends.
 pub struct Listener {
     root: PathBuf,
     address: ConsoleAddress,
-    socket: UnixListener,
+    runtime: Rc<Runtime>,
+    endpoint: Endpoint,
     token: String,
+    /// Open with a shared lock while the console runs (see [`ConsoleAddress::attached`]).
+    _alive: std::fs::File,
 }
 
 impl Listener {
-    /// Listens for the servers of `root`. Refuses when another console answers there; a socket
-    /// left by one that died is replaced.
+    /// Listens for the servers of `root`. Refuses when another console runs there; what one
+    /// that died left is replaced.
     pub fn bind(root: &Path) -> Result<Self, ConsoleError> {
         if !root.is_dir() {
             return Err(ConsoleError::NoRoot(root.to_path_buf()));
         }
         let address = ConsoleAddress::of_root(root);
-        if UnixStream::connect(address.socket()).is_ok() {
+        if address.attached() {
             return Err(ConsoleError::AlreadyAttached(root.to_path_buf()));
         }
         let bind_error = |source| ConsoleError::Bind {
-            path: address.socket().to_path_buf(),
+            path: address.endpoint().to_path_buf(),
             source,
         };
-        match std::fs::remove_file(address.socket()) {
-            Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
-                return Err(bind_error(error));
-            }
-            _ => {}
-        }
-        // The token first: a server takes the socket's presence for a console ready to answer.
-        let mut bytes = [0u8; 32];
-        let token_error = |source| ConsoleError::Token {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(bind_error)?;
+        // The token and its lock first: a server takes the endpoint's presence for a console
+        // ready to answer.
+        let (token, alive) = write_token(&address).map_err(|source| ConsoleError::Token {
             path: address.token().to_path_buf(),
             source,
+        })?;
+        let endpoint = {
+            let _context = runtime.enter();
+            Endpoint::bind(&address)
         };
-        getrandom::fill(&mut bytes)
-            .map_err(|error| token_error(std::io::Error::other(error.to_string())))?;
-        let token: String = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
-        crate::atomic::write(
-            address.token(),
-            token.as_bytes(),
-            crate::atomic::Access::Private,
-        )
-        .map_err(|error| token_error(std::io::Error::other(error)))?;
-        let listening = UnixListener::bind(address.socket()).and_then(|socket| {
-            set_owner_only(address.socket())?;
-            socket.set_nonblocking(true)?;
-            Ok(socket)
-        });
-        let socket = match listening {
-            Ok(socket) => socket,
+        let endpoint = match endpoint {
+            Ok(endpoint) => endpoint,
             Err(error) => {
                 let _ = std::fs::remove_file(address.token());
                 return Err(bind_error(error));
@@ -100,8 +100,10 @@ impl Listener {
         Ok(Self {
             root: root.to_path_buf(),
             address,
-            socket,
+            runtime: Rc::new(runtime),
+            endpoint,
             token,
+            _alive: alive,
         })
     }
 
@@ -109,48 +111,76 @@ impl Listener {
         &self.root
     }
 
-    /// The next question waiting, if a server of this root asked one. A connection that is not
-    /// this user's, has the wrong token or does not send a question in time is closed unanswered.
-    pub fn next_question(&self) -> Option<Question> {
-        let (stream, _) = self.socket.accept().ok()?;
-        let peer = rustix::net::sockopt::socket_peercred(&stream).ok()?;
-        if peer.uid != rustix::process::geteuid() {
-            return None;
-        }
-        stream.set_nonblocking(false).ok()?;
-        stream.set_read_timeout(Some(READ_DEADLINE)).ok()?;
-        let mut reader = BufReader::new(stream.try_clone().ok()?);
-        let hello: Hello =
-            serde_json::from_slice(&read_line(&mut reader, MAX_HELLO_BYTES)?).ok()?;
-        if !same(hello.token.as_bytes(), self.token.as_bytes()) {
-            return None;
-        }
-        let line: RequestLine =
-            serde_json::from_slice(&read_line(&mut reader, MAX_REQUEST_BYTES)?).ok()?;
-        if line.protocol != PROTOCOL_VERSION {
-            return None;
-        }
+    /// The next question, if a server of this root asks one within [`POLL`]. A connection
+    /// that is not this user's, has the wrong token or does not send a question in time is
+    /// closed unanswered.
+    pub fn next_question(&mut self) -> Option<Question> {
+        let runtime = Rc::clone(&self.runtime);
+        let (stream, hello, line) = runtime.block_on(async {
+            let stream = tokio::time::timeout(POLL, self.endpoint.accept())
+                .await
+                .ok()?
+                .ok()??;
+            tokio::time::timeout(READ_DEADLINE, self.read_question(stream))
+                .await
+                .ok()?
+        })?;
         // The question is asked in the language its server speaks to the human.
         crate::language::set_for_process(line.language);
         Some(Question {
             stream,
+            runtime,
             // A server of this root wrote it, from what its client said: shown, never obeyed.
             asker: crate::dialog::pills::visible(&hello.asker),
             request: line.request,
         })
     }
+
+    /// The hello (with this console's token) and the request line of one connection.
+    async fn read_question(&self, stream: Connection) -> Option<(Connection, Hello, RequestLine)> {
+        let mut reader = BufReader::new(stream);
+        let hello: Hello =
+            serde_json::from_slice(&read_line(&mut reader, MAX_HELLO_BYTES).await?).ok()?;
+        if !same(hello.token.as_bytes(), self.token.as_bytes()) {
+            return None;
+        }
+        let line: RequestLine =
+            serde_json::from_slice(&read_line(&mut reader, MAX_REQUEST_BYTES).await?).ok()?;
+        if line.protocol != PROTOCOL_VERSION {
+            return None;
+        }
+        // The server writes nothing after its question: nothing is left in the buffer.
+        Some((reader.into_inner(), hello, line))
+    }
 }
 
 impl Drop for Listener {
     fn drop(&mut self) {
-        let _ = std::fs::remove_file(self.address.socket());
+        Endpoint::remove(&self.address);
         let _ = std::fs::remove_file(self.address.token());
     }
 }
 
+/// Writes a fresh token and takes the shared lock that says a console runs here.
+fn write_token(address: &ConsoleAddress) -> std::io::Result<(String, std::fs::File)> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|error| std::io::Error::other(error.to_string()))?;
+    let token: String = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
+    crate::atomic::write(
+        address.token(),
+        token.as_bytes(),
+        crate::atomic::Access::Private,
+    )
+    .map_err(std::io::Error::other)?;
+    let alive = std::fs::File::open(address.token())?;
+    alive.lock_shared()?;
+    Ok((token, alive))
+}
+
 /// One question from one server, answered over its connection.
 pub struct Question {
-    stream: UnixStream,
+    stream: Connection,
+    runtime: Rc<Runtime>,
     pub asker: String,
     pub request: Request,
 }
@@ -168,34 +198,51 @@ impl Question {
     /// Whether the server that asked has gone away: it never writes after its question, so
     /// anything readable now is the end of the connection.
     pub fn gone(&self) -> bool {
-        let _ = self.stream.set_nonblocking(true);
-        let mut byte = [0u8; 1];
-        let gone = !matches!(
-            (&self.stream).read(&mut byte),
-            Err(error) if error.kind() == std::io::ErrorKind::WouldBlock
-        );
-        let _ = self.stream.set_nonblocking(false);
-        gone
+        self.runtime.block_on(async {
+            match tokio::time::timeout(GLANCE, self.stream.readable()).await {
+                Err(_quiet) => false,
+                Ok(Err(_)) => true,
+                Ok(Ok(())) => !matches!(
+                    self.stream.try_read(&mut [0u8; 1]),
+                    Err(error) if error.kind() == std::io::ErrorKind::WouldBlock
+                ),
+            }
+        })
     }
 
-    /// Sends `answer`. A server that went away meanwhile gets nothing, which it never reads.
+    /// Sends `answer`, then waits (briefly) for the server to close its end: a pipe's unread
+    /// data would be lost if the console closed first. A server that went away meanwhile
+    /// gets nothing, which it never reads.
     pub fn send(mut self, answer: Answer) {
         let line = AnswerLine {
             protocol: PROTOCOL_VERSION,
             answer,
         };
-        if let Ok(mut bytes) = serde_json::to_vec(&line) {
-            bytes.push(b'\n');
-            let _ = self.stream.write_all(&bytes);
-        }
+        let Ok(mut bytes) = serde_json::to_vec(&line) else {
+            return;
+        };
+        bytes.push(b'\n');
+        let runtime = Rc::clone(&self.runtime);
+        runtime.block_on(async {
+            let _ = tokio::time::timeout(SEND_DEADLINE, async {
+                self.stream.write_all(&bytes).await?;
+                self.stream.flush().await?;
+                self.stream.read(&mut [0u8; 1]).await
+            })
+            .await;
+        });
     }
 }
 
-/// One line of at most `limit` bytes, without its newline; `None` when it is longer, cut
-/// short or late.
-fn read_line(reader: &mut impl BufRead, limit: u64) -> Option<Vec<u8>> {
+/// One line of at most `limit` bytes, without its newline; `None` when it is longer or cut
+/// short.
+async fn read_line(reader: &mut (impl AsyncBufRead + Unpin), limit: u64) -> Option<Vec<u8>> {
     let mut line = Vec::new();
-    reader.take(limit + 1).read_until(b'\n', &mut line).ok()?;
+    reader
+        .take(limit + 1)
+        .read_until(b'\n', &mut line)
+        .await
+        .ok()?;
     if line.pop() != Some(b'\n') {
         return None;
     }
@@ -207,7 +254,127 @@ fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-fn set_owner_only(path: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_running_console_is_attached_and_one_that_ended_or_died_is_not() {
+        let root = tempfile::tempdir().unwrap();
+        let address = ConsoleAddress::of_root(root.path());
+        assert!(!address.attached());
+        let listener = Listener::bind(root.path()).unwrap();
+        assert!(address.attached());
+        assert!(matches!(
+            Listener::bind(root.path()),
+            Err(ConsoleError::AlreadyAttached(_))
+        ));
+        drop(listener);
+        assert!(!address.attached());
+        assert!(!address.endpoint().exists() && !address.token().exists());
+
+        // What a killed console leaves: its files, without the lock.
+        std::fs::write(address.endpoint(), "").unwrap();
+        std::fs::write(address.token(), "00").unwrap();
+        assert!(!address.attached());
+        let listener = Listener::bind(root.path()).unwrap();
+        assert!(address.attached());
+        assert_ne!(std::fs::read_to_string(address.token()).unwrap(), "00");
+        drop(listener);
+    }
+
+    fn lease() -> crate::prompt::LeaseRequest {
+        crate::prompt::LeaseRequest {
+            tool: "kubectl".into(),
+            alias: "prod".into(),
+            binding: "context prod".into(),
+            active_aliases: vec![],
+            default_minutes: 15,
+        }
+    }
+
+    /// Waits for a question, within a bound.
+    fn question(listener: &mut Listener) -> Question {
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(question) = listener.next_question() {
+                return question;
+            }
+            assert!(std::time::Instant::now() < deadline, "no question came");
+        }
+    }
+
+    #[test]
+    fn a_server_asks_and_gets_the_answer_the_console_sends() {
+        use crate::prompt::LeaseAnswer;
+        let root = tempfile::tempdir().unwrap();
+        let mut listener = Listener::bind(root.path()).unwrap();
+        let address = ConsoleAddress::of_root(root.path());
+        let server = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(address.ask(&lease(), "client\u{1b}[2J (torii server)"))
+        });
+        let question = question(&mut listener);
+        assert_eq!(question.request, Request::TargetLease(lease()));
+        assert_eq!(question.asker, "client\\u{1b}[2J (torii server)");
+        assert!(!question.gone());
+        question.send(Answer::TargetLease(LeaseAnswer::Add { minutes: 5 }));
+        let answer = server.join().unwrap().unwrap();
+        assert_eq!(answer, LeaseAnswer::Add { minutes: 5 });
+    }
+
+    #[test]
+    fn a_question_whose_server_left_is_gone() {
+        let root = tempfile::tempdir().unwrap();
+        let mut listener = Listener::bind(root.path()).unwrap();
+        let address = ConsoleAddress::of_root(root.path());
+        let server = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            // The call is cancelled while the human decides: its future is dropped.
+            runtime.block_on(async {
+                tokio::time::timeout(Duration::from_millis(300), address.ask(&lease(), "x"))
+                    .await
+                    .is_err()
+            })
+        });
+        let question = question(&mut listener);
+        assert!(server.join().unwrap(), "the server waited for the human");
+        assert!(question.gone());
+    }
+
+    #[test]
+    fn a_connection_without_the_token_asks_nothing() {
+        let root = tempfile::tempdir().unwrap();
+        let mut listener = Listener::bind(root.path()).unwrap();
+        let address = ConsoleAddress::of_root(root.path());
+        #[cfg(unix)]
+        {
+            use std::io::Write;
+            // A well-formed question, with a token that is not the console's.
+            let mut stream = std::os::unix::net::UnixStream::connect(address.socket()).unwrap();
+            let hello = serde_json::json!({"token": "0".repeat(64), "asker": "x"});
+            let line = RequestLine {
+                protocol: PROTOCOL_VERSION,
+                language: crate::language::Language::English,
+                request: Request::TargetLease(lease()),
+            };
+            writeln!(stream, "{hello}").unwrap();
+            writeln!(stream, "{}", serde_json::to_string(&line).unwrap()).unwrap();
+            assert!(listener.next_question().is_none());
+            // The same with the token is asked.
+            let mut stream = std::os::unix::net::UnixStream::connect(address.socket()).unwrap();
+            let token = std::fs::read_to_string(address.token()).unwrap();
+            let hello = serde_json::json!({"token": token, "asker": "x"});
+            writeln!(stream, "{hello}").unwrap();
+            writeln!(stream, "{}", serde_json::to_string(&line).unwrap()).unwrap();
+            assert!(question(&mut listener).request == Request::TargetLease(lease()));
+        }
+        assert!(listener.next_question().is_none(), "nothing else asked");
+    }
 }

@@ -5,60 +5,46 @@
 //! back. A question whose server went away is dropped; leaving the console denies the question
 //! on screen.
 //!
-//! Files: `listener.rs` (the socket, the token, who may connect), `dialog.rs` (the loop every
+//! Files: `listener.rs` (the token, who may connect, one question per connection),
+//! `endpoint/` (the Unix socket or the Windows named pipe), `dialog.rs` (the loop every
 //! question runs), `operation.rs` (an unresolved call), `lease.rs` (an inactive target alias),
 //! `auth.rs` (a session to collect), `screen.rs` (the terminal: raw mode, drawing, keys).
 
-#[cfg(unix)]
 mod auth;
-#[cfg(unix)]
 mod dialog;
-#[cfg(unix)]
+mod endpoint;
 mod lease;
-#[cfg(unix)]
 mod listener;
-#[cfg(unix)]
 mod operation;
-#[cfg(unix)]
 mod screen;
 
 use std::path::Path;
+use std::time::Duration;
 
-#[cfg(unix)]
 use crate::prompt::Request;
-#[cfg(unix)]
 pub use listener::ConsoleError;
 
 /// Runs the console for the config root `root` until the human leaves it (`q`, or Ctrl-C).
-#[cfg(unix)]
 pub fn run(root: &Path) -> Result<(), ConsoleError> {
-    let listener = listener::Listener::bind(root)?;
+    let mut listener = listener::Listener::bind(root)?;
     let mut screen = screen::Screen::open().map_err(ConsoleError::Terminal)?;
-    let served = serve(&listener, &mut screen);
+    let served = serve(&mut listener, &mut screen);
     screen.close();
     served
 }
 
-/// Why the console could not run where it is not implemented yet.
-#[cfg(not(unix))]
-#[derive(Debug, thiserror::Error)]
-#[error("{}", crate::tr!("console-unsupported"))]
-pub struct ConsoleError;
-
-#[cfg(not(unix))]
-pub fn run(_root: &Path) -> Result<(), ConsoleError> {
-    Err(ConsoleError)
-}
-
-/// Waits for questions and keys until the human leaves.
-#[cfg(unix)]
-fn serve(listener: &listener::Listener, screen: &mut screen::Screen) -> Result<(), ConsoleError> {
+/// Waits for questions and keys until the human leaves: keys are read as they are, and the
+/// wait is spent on the listener (up to [`listener::POLL`]).
+fn serve(
+    listener: &mut listener::Listener,
+    screen: &mut screen::Screen,
+) -> Result<(), ConsoleError> {
     let mut notice: Option<String> = None;
     loop {
         screen
             .waiting(listener.root(), notice.as_deref())
             .map_err(ConsoleError::Terminal)?;
-        if screen.key(listener::POLL).map_err(ConsoleError::Terminal)?
+        if screen.key(Duration::ZERO).map_err(ConsoleError::Terminal)?
             == Some(screen::Key::Char('q'))
             || screen.left()
         {

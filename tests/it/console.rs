@@ -45,8 +45,16 @@ impl Console {
             .unwrap();
         assert!(status.success());
         let console = Self { tmux, socket };
-        let listening = root.path().join("console.sock");
-        wait_until("the console to listen", || listening.exists());
+        // Listening: its socket is there and its token locked (what one that died left has
+        // no lock).
+        let (listening, token) = (
+            root.path().join("console.sock"),
+            root.path().join("console.token"),
+        );
+        wait_until("the console to listen", || {
+            listening.exists()
+                && std::fs::File::open(&token).is_ok_and(|token| token.try_lock().is_err())
+        });
         console
     }
 
@@ -397,27 +405,31 @@ async fn settings_can_force_the_channel() {
     );
     client.close().await;
 
-    // A console that was killed leaves its socket behind: it is tried, and does not answer.
+    // A console that was killed leaves its socket and token behind, but not the lock it held
+    // on the token: the server knows it is gone, as doctor does, and nobody is asked.
     console.kill();
+    assert!(root.path().join("console.sock").exists());
+    assert!(root.path().join("console.token").exists());
     root.write("settings.yaml", "approval: console\n");
-    let client = mcp_client::start(&root, &[("PATH", cli.path_env())]).await;
-    let (result, _) = client.call("tok", json!({"args": ["run"]})).await;
-    assert!(
-        result["message"]
-            .as_str()
-            .unwrap()
-            .contains("the torii console did not answer"),
-        "{result}"
-    );
-    client.close().await;
-    // Without one at all: nobody is asked.
-    for file in ["console.sock", "console.token"] {
-        let _ = std::fs::remove_file(root.path().join(file));
-    }
     let client = mcp_client::start(&root, &[("PATH", cli.path_env())]).await;
     let (result, _) = client.call("tok", json!({"args": ["run"]})).await;
     let message = result["message"].as_str().unwrap();
     assert!(message.contains("no torii console is attached"), "{result}");
+    client.close().await;
+    let doctor = root.torii().arg("doctor").output().unwrap();
+    assert!(
+        !String::from_utf8_lossy(&doctor.stdout).contains("a torii console is attached"),
+        "{}",
+        String::from_utf8_lossy(&doctor.stdout)
+    );
+    // A new console replaces what the dead one left.
+    let console = Console::start(&root, "en");
+    let client = mcp_client::start(&root, &[("PATH", cli.path_env())]).await;
+    let call = client.start_call("tok", json!({"args": ["run"]})).await;
+    console.wait_for("approve a call to tok");
+    console.keys(&["d"]);
+    let result = answered(call).await;
+    assert_eq!(result["decision"]["source"], "human-deny", "{result}");
     client.close().await;
     assert!(cli.launches().is_empty());
 }

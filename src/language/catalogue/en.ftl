@@ -397,7 +397,6 @@ console-already-attached = a console is already attached to { $root }; use that 
 console-cannot-listen = cannot listen on { $path }
 console-cannot-write-token = cannot write the console's token { $path }
 console-no-terminal = the console needs a terminal (run it in a terminal window, a tmux pane or an SSH session)
-console-unsupported = the console is not available on this system yet (Linux and macOS only)
 console-binding = binding: { $binding }
 console-no-active = no other alias of this tool is active
 console-active = active now: { $aliases }

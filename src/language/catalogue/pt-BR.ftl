@@ -403,7 +403,6 @@ console-already-attached = já há um console ligado a { $root }; use aquele
 console-cannot-listen = não é possível escutar em { $path }
 console-cannot-write-token = não é possível gravar o token do console { $path }
 console-no-terminal = o console precisa de um terminal (rode-o numa janela de terminal, num painel do tmux ou numa sessão SSH)
-console-unsupported = o console ainda não está disponível neste sistema (só Linux e macOS)
 console-binding = vínculo: { $binding }
 console-no-active = nenhum outro alias desta tool está ativo
 console-active = ativos agora: { $aliases }
