@@ -144,6 +144,7 @@ fn private_dir_builder(recursive: bool) -> std::fs::DirBuilder {
 }
 
 /// Up to the first `limit` bytes of the regular file at `path` (a program's `#!` line).
+#[cfg(target_os = "linux")]
 pub fn read_start(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     open_regular(path)?.0.take(limit).read_to_end(&mut bytes)?;

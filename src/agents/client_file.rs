@@ -31,6 +31,7 @@ pub enum ClientFileError {
     #[error(transparent)]
     Write(#[from] crate::atomic::WriteError),
     #[error("{}", crate::tr!("agent-owner", path = .path.display().to_string()))]
+    #[cfg(unix)]
     Owner {
         path: PathBuf,
         #[source]

@@ -15,4 +15,6 @@ mod state;
 
 pub use clients::{Agent, EntryOptions, Locations, Pinned};
 pub use integration::{AgentError, Install, Standing, StatusLine, Uninstall, status};
-pub use state::{AgentState, load as recorded, managed_files};
+#[cfg(target_os = "linux")]
+pub use state::managed_files;
+pub use state::{AgentState, load as recorded};

@@ -88,7 +88,8 @@ pub fn load(root: &Path, agent: Agent) -> Result<Option<AgentState>, StateError>
 
 /// Every client file Torii manages for any agent, as recorded under `<root>/agents/`: the
 /// MCP entries and hooks that decide which executable and root a client starts. A state file
-/// that cannot be read adds nothing (`doctor` reports it).
+/// that cannot be read adds nothing (`doctor` reports it). Landlock makes them read-only.
+#[cfg(target_os = "linux")]
 pub fn managed_files(root: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = Agent::ALL
         .into_iter()

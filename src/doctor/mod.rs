@@ -11,7 +11,9 @@ mod permissions;
 mod providers;
 mod system;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+#[cfg(unix)]
+use std::path::PathBuf;
 
 use crate::paths::ConfigRoot;
 
@@ -141,6 +143,7 @@ pub fn render(findings: &[Finding]) -> Vec<String> {
 }
 
 /// `path` for a message, and a short list of several.
+#[cfg(unix)]
 fn listed(paths: &[PathBuf]) -> String {
     const SHOWN: usize = 3;
     let mut text: Vec<String> = paths
@@ -175,6 +178,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)]
     fn long_lists_are_shortened() {
         let paths: Vec<PathBuf> = ["a", "b", "c", "d", "e"]
             .iter()

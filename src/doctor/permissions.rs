@@ -3,9 +3,13 @@
 //! could change what an agent may do (a problem); credentials or state others can read leak
 //! (a problem); a policy file others can read tells them little (a warning).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+#[cfg(unix)]
+use std::path::PathBuf;
 
-use super::{Finding, listed};
+use super::Finding;
+#[cfg(unix)]
+use super::listed;
 
 /// Files whose content is only configuration, the same as the package or the human wrote it.
 /// Everything else may hold a secret or a decision (`.env`, grants, sessions, leases, the log).

@@ -43,10 +43,12 @@ pub enum EditorError {
     },
 }
 
-#[cfg(windows)]
-const DEFAULT_EDITOR: &str = "notepad";
-#[cfg(not(windows))]
-const DEFAULT_EDITOR: &str = "vi";
+/// The editor when neither variable names one: `notepad` on Windows, which every Windows has,
+/// and `vi` elsewhere, which POSIX requires. A plain function of the system, tested on every
+/// one.
+pub fn default_editor(windows: bool) -> &'static str {
+    if windows { "notepad" } else { "vi" }
+}
 
 /// The editor words from the values of `VISUAL` and `EDITOR` (pure). Empty or blank values
 /// count as unset.
@@ -62,7 +64,7 @@ pub fn parse_editor(
             return Ok((words, from));
         }
     }
-    Ok((vec![DEFAULT_EDITOR.to_string()], "default"))
+    Ok((vec![default_editor(cfg!(windows)).to_string()], "default"))
 }
 
 /// The editor from the environment, with its program resolved to an absolute path.
@@ -112,8 +114,10 @@ mod tests {
         );
         assert_eq!(
             words(None, Some("")),
-            (vec![DEFAULT_EDITOR.into()], "default")
+            (vec![default_editor(cfg!(windows)).into()], "default")
         );
+        assert_eq!(default_editor(true), "notepad");
+        assert_eq!(default_editor(false), "vi");
     }
 
     #[test]

@@ -12,7 +12,7 @@ mod file;
 mod from_provider;
 
 pub use draft::{EMPTY_POLICY, Review, review_draft};
-pub use editor::{EditorCommand, EditorError, editor_command, parse_editor};
+pub use editor::{EditorCommand, EditorError, default_editor, editor_command, parse_editor};
 pub use file::{
     Effective, LoadedPolicy, MAX_RULES_BYTES, PolicyFileError, RulesOrigin, compile, effective,
     load, read_rules_text,

@@ -34,6 +34,15 @@ pub enum RunError {
     #[error("refusing to launch `{}`: the program path must be absolute", program.display())]
     RelativeProgram { program: PathBuf },
 
+    /// Windows runs a batch file through cmd.exe, whose command line cannot carry a line break
+    /// as data (see [`super::exec::batch_argument_refused`]).
+    #[error(
+        "refusing to launch `{}`: argument {position} holds a line break, which a batch file \
+         (.bat, .cmd) cannot receive as data",
+        program.display()
+    )]
+    BatchArgument { program: PathBuf, position: usize },
+
     /// An environment variable name to set or remove is empty or contains `=` or a NUL byte.
     #[error("invalid environment variable name `{name}`")]
     InvalidEnvName { name: String },

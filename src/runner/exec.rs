@@ -8,7 +8,7 @@
 //! the launch's [`Confinement`], so it cannot read or write the config root.
 
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -118,6 +118,14 @@ fn build_command(launch: &Launch) -> Result<Command, RunError> {
             program: launch.program.clone(),
         });
     }
+    if cfg!(windows)
+        && let Some(position) = batch_argument_refused(&launch.program, &launch.args)
+    {
+        return Err(RunError::BatchArgument {
+            program: launch.program.clone(),
+            position,
+        });
+    }
     let overlay_names = launch.env_overlay.iter().map(|(name, _)| name);
     let mut names = launch.env_remove.iter().chain(overlay_names);
     if let Some(name) = names.find(|name| !can_carry_env_name(name)) {
@@ -146,6 +154,29 @@ fn build_command(launch: &Launch) -> Result<Command, RunError> {
         command.env(name, value.expose());
     }
     Ok(command)
+}
+
+/// The first argument (1-based) that a batch file cannot receive, when `program` is one.
+///
+/// Windows cannot start a `.bat` or `.cmd` file without cmd.exe, so the standard library
+/// writes a cmd.exe command line for it, quoting every argument so that `&`, `|`, `^`, `>`,
+/// `%VAR%` and `!VAR!` arrive as data. A line break (`\r` or `\n`) cannot be quoted there:
+/// cmd.exe would end the command at it. The standard library refuses such an argument too;
+/// checking first gives an error that names it. A plain function of the path and the
+/// arguments, so that the rule is tested on every system; it applies on Windows only.
+pub fn batch_argument_refused(program: &Path, args: &[String]) -> Option<usize> {
+    let is_batch = program
+        .extension()
+        .and_then(|extension| extension.to_str())
+        .is_some_and(|extension| {
+            extension.eq_ignore_ascii_case("bat") || extension.eq_ignore_ascii_case("cmd")
+        });
+    if !is_batch {
+        return None;
+    }
+    args.iter()
+        .position(|arg| arg.contains(['\r', '\n']))
+        .map(|index| index + 1)
 }
 
 /// Captures the child's output, then waits for its exit status; past `timeout`, stops it.
@@ -227,6 +258,33 @@ fn can_carry_env_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_batch_file_cannot_receive_a_line_break_and_takes_everything_else() {
+        let args = |values: &[&str]| {
+            values
+                .iter()
+                .map(|value| value.to_string())
+                .collect::<Vec<_>>()
+        };
+        let data = args(&["&", "|", "^", ">", "%PATH%", "!PATH!", "a b", "\"", "é"]);
+        for program in ["C:\\az\\az.cmd", "C:\\x\\y.BAT", "run.Cmd"] {
+            let program = Path::new(program);
+            assert_eq!(batch_argument_refused(program, &data), None);
+            assert_eq!(
+                batch_argument_refused(program, &args(&["ok", "a\nb"])),
+                Some(2)
+            );
+            assert_eq!(batch_argument_refused(program, &args(&["a\rb"])), Some(1));
+        }
+        // Programs that are not batch files take a line break (as every program on Unix).
+        for program in ["C:\\az\\az.exe", "/usr/bin/az", "az.cmd.exe", "cmd"] {
+            assert_eq!(
+                batch_argument_refused(Path::new(program), &args(&["a\nb"])),
+                None
+            );
+        }
+    }
 
     #[test]
     fn env_names_that_would_change_meaning_are_refused() {

@@ -123,6 +123,7 @@ impl ProcessGroup {
     /// The call is over and its leader was reaped: the group number may be reused from now
     /// on, so it is never signalled again. (Processes the child left running in the
     /// background stay, as they would after a call from a terminal.)
+    #[cfg_attr(not(unix), allow(unused_mut))]
     pub(crate) fn finished(mut self) {
         #[cfg(unix)]
         {

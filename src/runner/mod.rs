@@ -18,7 +18,9 @@ mod resolve;
 
 pub use dotenv::read_env_file;
 pub use error::{DotenvError, EnvFileError, RunError};
-pub use exec::{Execution, Launch, SIGNALLED_EXIT_CODE, TORII_ENV_PREFIX, run};
+pub use exec::{
+    Execution, Launch, SIGNALLED_EXIT_CODE, TORII_ENV_PREFIX, batch_argument_refused, run,
+};
 pub use group::TERM_GRACE;
 
 /// How long a check (a validator, an identity probe, a context check) may run before it counts

@@ -125,9 +125,9 @@ impl Excluded {
 /// not widened.
 pub fn default_excluded() -> Result<Excluded, RunError> {
     let (current_dir, exe_dir) = current_and_exe_dirs()?;
-    let home = std::env::var_os("HOME")
-        .filter(|home| !home.is_empty())
-        .map(PathBuf::from);
+    // `HOME` on Unix, the profile directory (`USERPROFILE`) on Windows: a client started in
+    // `C:\Users\me` must still find the CLIs installed under `AppData`.
+    let home = std::env::home_dir().filter(|home| !home.as_os_str().is_empty());
     let trees = tree_below(&current_dir, home.as_deref())
         .into_iter()
         .collect();
@@ -241,19 +241,31 @@ fn find_in_dir(dir: &Path, command: &str) -> Option<PathBuf> {
 
 #[cfg(windows)]
 fn find_in_dir(dir: &Path, command: &str) -> Option<PathBuf> {
-    path_extensions().into_iter().find_map(|extension| {
-        let candidate = dir.join(format!("{command}{extension}"));
-        let metadata = std::fs::metadata(&candidate).ok()?;
-        metadata.is_file().then_some(candidate)
-    })
+    let pathext = std::env::var("PATHEXT").ok();
+    windows_candidates(dir, command, &path_extensions(pathext.as_deref()))
+        .find(|candidate| std::fs::metadata(candidate).is_ok_and(|metadata| metadata.is_file()))
 }
 
-/// `PATHEXT` entries in order (`.COM;.EXE;.BAT;.CMD` when unset). An entry must look like an
-/// extension, so it cannot add a path component to the candidate.
-#[cfg(windows)]
-fn path_extensions() -> Vec<String> {
-    let value = std::env::var("PATHEXT").unwrap_or_else(|_| String::from(".COM;.EXE;.BAT;.CMD"));
-    value
+/// What Windows would run for `command` in `dir`, in the order tried: the name with each
+/// `PATHEXT` extension, never the bare name (CreateProcess cannot run a file without one).
+/// A plain function, so that the order is tested on every system.
+#[cfg_attr(not(windows), allow(dead_code))]
+fn windows_candidates<'a>(
+    dir: &'a Path,
+    command: &'a str,
+    extensions: &'a [String],
+) -> impl Iterator<Item = PathBuf> + 'a {
+    extensions
+        .iter()
+        .map(move |extension| dir.join(format!("{command}{extension}")))
+}
+
+/// The extensions of a `PATHEXT` value in order (`.COM;.EXE;.BAT;.CMD` when unset). An entry
+/// must look like an extension, so it cannot add a path component to the candidate.
+#[cfg_attr(not(windows), allow(dead_code))]
+fn path_extensions(pathext: Option<&str>) -> Vec<String> {
+    pathext
+        .unwrap_or(".COM;.EXE;.BAT;.CMD")
         .split(';')
         .filter(|extension| {
             extension.len() > 1
@@ -267,6 +279,47 @@ fn path_extensions() -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pathext_is_tried_in_its_order_and_only_extensions_count() {
+        let strings = |values: &[&str]| {
+            values
+                .iter()
+                .map(|value| value.to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            path_extensions(None),
+            strings(&[".COM", ".EXE", ".BAT", ".CMD"])
+        );
+        // Empty entries, names without a dot, a lone dot and anything with a separator or a
+        // drive are dropped.
+        assert_eq!(
+            path_extensions(Some(".EXE;;.CMD;cmd;.;..\\x;./x;C:.x;.PS1")),
+            strings(&[".EXE", ".CMD", ".PS1"])
+        );
+        let dir = Path::new("bin");
+        let extensions = path_extensions(Some(".EXE;.CMD"));
+        let candidates: Vec<PathBuf> = windows_candidates(dir, "az", &extensions).collect();
+        assert_eq!(candidates, [dir.join("az.EXE"), dir.join("az.CMD")]);
+    }
+
+    /// The Azure CLI installs `az.cmd` only; one in the current directory is never run.
+    #[test]
+    #[cfg(windows)]
+    fn az_finds_az_cmd_through_pathext_and_never_in_the_current_directory() {
+        let temp = tempfile::tempdir().unwrap();
+        let (current, bin) = (temp.path().join("project"), temp.path().join("bin"));
+        for dir in [&current, &bin] {
+            std::fs::create_dir(dir).unwrap();
+            std::fs::write(dir.join("az.cmd"), "@echo off\r\n").unwrap();
+        }
+        std::fs::write(bin.join("az"), "not a program").unwrap();
+        let path = std::env::join_paths([&current, &bin]).unwrap();
+        let excluded = Excluded::new(vec![current.clone()], vec![current.clone()]);
+        let found = resolve_executable("az", Some(&path), &excluded).unwrap();
+        assert_eq!(canonical(&found), canonical(&bin.join("az.cmd")));
+    }
 
     #[test]
     fn only_bare_names_are_accepted() {

@@ -349,11 +349,11 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)]
     fn a_connection_without_the_token_asks_nothing() {
         let root = tempfile::tempdir().unwrap();
         let mut listener = Listener::bind(root.path()).unwrap();
         let address = ConsoleAddress::of_root(root.path());
-        #[cfg(unix)]
         {
             use std::io::Write;
             // A well-formed question, with a token that is not the console's.

@@ -75,6 +75,7 @@ impl Root {
     /// The real `torii` binary with `TORII_CONFIG_DIR` pointing at this root and no GUI.
     /// `torii` as a person at a terminal runs it: for the commands only a human may run, which
     /// refuse a standard input that is not a terminal.
+    #[cfg(unix)]
     pub fn torii_at_terminal(&self) -> assert_cmd::Command {
         let mut command = at_terminal(&assert_cmd::cargo::cargo_bin("torii"));
         command

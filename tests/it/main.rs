@@ -1,6 +1,11 @@
 //! All of Torii's integration tests form one test binary (one link, one run); each area is a
 //! module. Helpers that make a fresh config root and run the real executable live in `common`.
 //! Package helpers (archives, snapshots, an HTTPS server on loopback) live in `pack`.
+//!
+//! Unix only: the suite drives real Unix programs (fake CLIs are `sh` scripts, tmux, a Python
+//! venv, kubectl). What exists only on Windows is `tests/windows`, and the library's unit tests
+//! run on both (see docs/src/testing.md).
+#![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
 // The tests that need the scripted human or the window driver (feature `test-hooks`, which
 // scripts/test.sh and scripts/check.sh turn on) are ignored, with that reason, in a build

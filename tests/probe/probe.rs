@@ -9,6 +9,10 @@
 //! torii-test-probe resolve <program>        resolve <program> as a provider command, run it
 //! torii-test-probe lease-worker <mode> <root> <operations> <log>
 //!                                           write leases, one line per write in <log>
+//! torii-test-probe args <arg>…              print the arguments it received, as JSON
+//! torii-test-probe run <program> <arg>…     run <program> as a provider child; print its
+//!                                           stdout, or the launch error
+//! torii-test-probe editor                   print the editor `torii policy edit` would open
 //! ```
 //!
 //! It prints its one result on stdout and exits with 0; anything else is a failure of the test
@@ -39,6 +43,12 @@ fn main() -> ExitCode {
         ["two-gib"] => runtime.block_on(two_gib()),
         ["torii-env"] => runtime.block_on(torii_env()),
         ["resolve", program] => runtime.block_on(resolve(program)),
+        ["args", ..] => println!("{}", serde_json::json!(args[1..])),
+        ["run", program, ..] => runtime.block_on(run_program(program, &words[2..])),
+        ["editor"] => match torii::rules::editor_command() {
+            Ok(editor) => println!("{}", editor.program.display()),
+            Err(error) => println!("{error}"),
+        },
         ["lease-worker", mode, root, operations, log] => {
             let operations = operations.parse().expect("<operations> is a number");
             lease_worker::run(mode, Path::new(root), operations, Path::new(log));
@@ -100,6 +110,13 @@ async fn torii_env() {
 
 /// `program` resolved as a provider command from this process's current directory, `PATH`
 /// and location: `ran <what it printed>`, or why it was not found.
+async fn run_program(program: &str, args: &[&str]) {
+    match runner::run(launch(program, args)).await {
+        Ok(execution) => print!("{}", execution.stdout),
+        Err(error) => println!("{error}"),
+    }
+}
+
 async fn resolve(program: &str) {
     match runner::resolve(program) {
         Ok(path) => println!("ran {}", run(launch(path, &[])).await.stdout.trim()),
