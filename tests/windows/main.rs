@@ -1,7 +1,8 @@
 //! What exists only on Windows, run by the Windows job of `.github/workflows/test.yml`: the
 //! provider command found through `PATH` × `PATHEXT`, a `.cmd` wrapper that receives shell
-//! metacharacters as data, `notepad` as the default editor, and the lease file's lock between
-//! two processes. Each rule's decision is also a plain function tested on every system (see
+//! metacharacters as data, `notepad` as the default editor, the lease file's lock between two
+//! processes, and `torii.exe.old`: a running executable moved aside by an upgrade and removed
+//! by the next one. Each rule's decision is also a plain function tested on every system (see
 //! the unit tests of `runner::resolve`, `runner::exec` and `rules::editor`); these run the
 //! real thing. Elsewhere this target is empty.
 #![cfg(all(windows, feature = "test-hooks"))]
@@ -188,4 +189,35 @@ fn two_processes_writing_leases_lose_no_update() {
     let expected: Vec<u64> = (1..=revisions.len() as u64).collect();
     assert_eq!(revisions, expected, "two writes shared a revision");
     assert_eq!(store.read().unwrap().revision(), revisions.len() as u64);
+}
+
+/// The book: a running `.exe` can be neither overwritten nor removed, only renamed: the
+/// upgrade moves it aside to `torii.exe.old`, which stays while it runs and goes with the next
+/// upgrade once it has ended.
+#[test]
+fn a_running_torii_exe_is_moved_aside_and_removed_by_the_next_upgrade() {
+    use torii::release::{Platform, remove_leftover, replace_executable};
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("torii.exe");
+    std::fs::copy(env!("CARGO_BIN_EXE_torii-test-probe"), &exe).unwrap();
+    let mut running = Command::new(&exe)
+        .arg("wait")
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    assert!(std::fs::remove_file(&exe).is_err(), "a running image was removed");
+    replace_executable(&exe, b"new build", Platform::Windows).unwrap();
+    assert_eq!(std::fs::read(&exe).unwrap(), b"new build");
+    let old = dir.path().join("torii.exe.old");
+    assert!(old.exists());
+    let said = remove_leftover(&exe, Platform::Windows).unwrap();
+    assert!(said.contains("yet"), "{said}");
+    assert!(old.exists());
+
+    drop(running.stdin.take());
+    assert!(running.wait().unwrap().success());
+    let said = remove_leftover(&exe, Platform::Windows).unwrap();
+    assert!(said.starts_with("removed "), "{said}");
+    assert!(!old.exists());
+    assert_eq!(std::fs::read(&exe).unwrap(), b"new build");
 }
