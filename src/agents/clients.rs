@@ -413,18 +413,48 @@ impl Locations {
 
     /// VS Code's user profile directory on this system.
     fn vscode_user(&self) -> Result<PathBuf, LocationError> {
+        self.vscode_user_on(System::CURRENT)
+    }
+
+    /// VS Code's user profile directory on `system` (`TORII_COPILOT_HOME` first): a plain
+    /// function of the system, so that all three are tested on each.
+    fn vscode_user_on(&self, system: System) -> Result<PathBuf, LocationError> {
         if let Some(dir) = self.var("TORII_COPILOT_HOME") {
             return Ok(dir.to_path_buf());
         }
-        if cfg!(windows) {
-            let appdata = self.var("APPDATA").ok_or(LocationError::NoAppData)?;
-            Ok(appdata.join("Code").join("User"))
-        } else if cfg!(target_os = "macos") {
-            Ok(self.home()?.join("Library/Application Support/Code/User"))
-        } else {
-            Ok(self.xdg_config()?.join("Code").join("User"))
+        match system {
+            System::Windows => {
+                let appdata = self.var("APPDATA").ok_or(LocationError::NoAppData)?;
+                Ok(appdata.join("Code").join("User"))
+            }
+            System::MacOs => Ok(self
+                .home()?
+                .join("Library")
+                .join("Application Support")
+                .join("Code")
+                .join("User")),
+            System::Linux => Ok(self.xdg_config()?.join("Code").join("User")),
         }
     }
+}
+
+/// The systems whose clients keep their files in different places.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum System {
+    Windows,
+    MacOs,
+    /// And every other Unix: the XDG layout.
+    Linux,
+}
+
+impl System {
+    const CURRENT: System = if cfg!(windows) {
+        System::Windows
+    } else if cfg!(target_os = "macos") {
+        System::MacOs
+    } else {
+        System::Linux
+    };
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -875,6 +905,42 @@ mod tests {
                 .file,
             PathBuf::from("/home/u/.config/Code/User/mcp.json")
         );
+    }
+
+    #[test]
+    fn the_vs_code_profile_is_found_on_every_system() {
+        let user = |vars: &[(&'static str, &str)], system| at(vars).vscode_user_on(system);
+        let path = |text: &str| Ok::<PathBuf, ()>(PathBuf::from(text));
+        let ok = |result: Result<PathBuf, LocationError>| result.map_err(|_| ());
+        assert_eq!(
+            ok(user(&[("APPDATA", "/w/AppData/Roaming")], System::Windows)),
+            path("/w/AppData/Roaming/Code/User")
+        );
+        assert!(matches!(
+            user(&[], System::Windows),
+            Err(LocationError::NoAppData)
+        ));
+        assert_eq!(
+            ok(user(&[], System::MacOs)),
+            path("/home/u/Library/Application Support/Code/User")
+        );
+        assert_eq!(
+            ok(user(&[], System::Linux)),
+            path("/home/u/.config/Code/User")
+        );
+        assert_eq!(
+            ok(user(&[("XDG_CONFIG_HOME", "/x")], System::Linux)),
+            path("/x/Code/User")
+        );
+        // TORII_COPILOT_HOME first, on every system.
+        for system in [System::Windows, System::MacOs, System::Linux] {
+            let vars = [
+                ("TORII_COPILOT_HOME", "/vs"),
+                ("APPDATA", "/w"),
+                ("XDG_CONFIG_HOME", "/x"),
+            ];
+            assert_eq!(ok(user(&vars, system)), path("/vs"), "{system:?}");
+        }
     }
 
     #[test]

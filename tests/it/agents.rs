@@ -1081,3 +1081,68 @@ fn a_failed_write_leaves_the_state_as_it_was() {
     );
     assert!(!setup.root.path().join("agents/cursor.json").exists());
 }
+
+/// Issue 37: Antigravity's hook is a group Torii owns whole in `~/.gemini/config/hooks.json`,
+/// beside the human's own groups, on `PreToolUse` for `run_command` (the format of Antigravity's
+/// own hooks documentation, which its harness carries: see docs/src/agents.md). Installed,
+/// shown by status, answering in Antigravity's format, and uninstalled byte for byte.
+#[test]
+fn antigravity_hook_installs_beside_the_humans_groups_and_uninstalls_byte_for_byte() {
+    let setup = Setup::new();
+    let hooks = setup.file(".gemini/config/hooks.json");
+    let servers = setup.file(".gemini/config/mcp_config.json");
+    std::fs::create_dir_all(hooks.parent().unwrap()).unwrap();
+    let original_hooks = "{\n  \"lint\": {\n    \"enabled\": true,\n    \"PostToolUse\": [\n      {\"matcher\": \"write_to_file\", \"hooks\": [{\"type\": \"command\", \"command\": \"make lint\"}]}\n    ]\n  }\n}\n";
+    let original_servers =
+        "{\"mcpServers\": {\"github\": {\"serverUrl\": \"https://example.invalid/mcp\"}}}\n";
+    std::fs::write(&hooks, original_hooks).unwrap();
+    std::fs::write(&servers, original_servers).unwrap();
+
+    let output = setup.run(&["agent", "install", "antigravity", "--hook"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let installed: Value = serde_json::from_str(&std::fs::read_to_string(&hooks).unwrap()).unwrap();
+    assert_eq!(
+        installed["lint"]["PostToolUse"][0]["hooks"][0]["command"],
+        "make lint"
+    );
+    let group = &installed["torii-provider-boundary"];
+    assert_eq!(group["enabled"], true, "{installed}");
+    assert_eq!(
+        group["PreToolUse"][0]["matcher"], "run_command",
+        "{installed}"
+    );
+    let handler = &group["PreToolUse"][0]["hooks"][0];
+    assert_eq!(handler["type"], "command", "{installed}");
+    assert!(
+        handler["command"]
+            .as_str()
+            .unwrap()
+            .contains("__hook antigravity"),
+        "{installed}"
+    );
+    let status = stdout(&setup.run(&["agent", "status", "antigravity"]));
+    assert!(status.contains("mcp    managed by torii"), "{status}");
+    assert!(status.contains("hook   managed by torii"), "{status}");
+
+    // What Antigravity sends for a terminal command, and what it reads back.
+    let input = json!({
+        "conversationId": "c1",
+        "workspacePaths": ["/work"],
+        "toolCall": {"name": "run_command", "args": {"CommandLine": "torii target activate kube prod"}},
+        "stepIdx": 3
+    });
+    let (answer, _) = run_hook(&setup, "antigravity", &input.to_string());
+    let answer: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["decision"], "deny", "{answer}");
+    assert!(
+        answer["reason"].as_str().unwrap().contains("torii"),
+        "{answer}"
+    );
+
+    let output = setup.run(&["agent", "uninstall", "antigravity", "--hook"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(std::fs::read_to_string(&hooks).unwrap(), original_hooks);
+    let output = setup.run(&["agent", "uninstall", "antigravity"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(std::fs::read_to_string(&servers).unwrap(), original_servers);
+}

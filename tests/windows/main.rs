@@ -205,7 +205,10 @@ fn a_running_torii_exe_is_moved_aside_and_removed_by_the_next_upgrade() {
         .stdin(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    assert!(std::fs::remove_file(&exe).is_err(), "a running image was removed");
+    assert!(
+        std::fs::remove_file(&exe).is_err(),
+        "a running image was removed"
+    );
     replace_executable(&exe, b"new build", Platform::Windows).unwrap();
     assert_eq!(std::fs::read(&exe).unwrap(), b"new build");
     let old = dir.path().join("torii.exe.old");
