@@ -514,3 +514,58 @@ fn a_lease_window_that_cannot_open_is_not_a_human_denial() {
     );
     assert!(kube.launches().is_empty());
 }
+
+/// The book: grants are consulted only after the lease is confirmed. A temporary grant for
+/// `get nodes` on `prod` outlives the lease it was made under: once the lease is cleared, the
+/// same call asks for the lease again (and, denied, runs nothing) instead of running on the
+/// grant.
+#[tokio::test]
+async fn a_live_grant_on_an_inactive_alias_still_asks_for_the_lease() {
+    let Setup { root, kube } = setup(None);
+    let script = root.outside().join("answers");
+    std::fs::write(
+        &script,
+        "{\"target_lease\": {\"replace\": {\"minutes\": 5}}}\n\
+         {\"operation\": {\"temporary\": {\"scope\": \"exact\", \"duration_secs\": 3600}}}\n\
+         {\"target_lease\": \"deny\"}\n",
+    )
+    .unwrap();
+    let client = mcp_client::start(
+        &root,
+        &[
+            ("PATH", kube.path_env()),
+            ("TORII_TEST_RESPONDER", script.clone().into()),
+        ],
+    )
+    .await;
+    let call = json!({"target": "prod", "args": ["get", "nodes"]});
+    let (granted, _) = client.call("kube", call.clone()).await;
+    assert_eq!(granted["decision"]["source"], "human-grant", "{granted}");
+    let (by_grant, _) = client.call("kube", call.clone()).await;
+    assert_eq!(by_grant["decision"]["source"], "grant", "{by_grant}");
+
+    root.torii()
+        .args(["target", "clear", "kube"])
+        .assert()
+        .success();
+    let grants = std::fs::read_to_string(root.path().join("providers/kube/targets/prod/grants"))
+        .unwrap();
+    assert!(grants.contains("expires_at"), "the grant is still there: {grants}");
+    let (asked, _) = client.call("kube", call).await;
+    assert_eq!(asked["decision"]["source"], "human-deny", "{asked}");
+    client.close().await;
+
+    let mut requests = script.into_os_string();
+    requests.push(".requests");
+    let kinds: Vec<String> = std::fs::read_to_string(requests)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["kind"].to_string())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["\"target_lease\"", "\"operation\"", "\"target_lease\""],
+        "the third call must ask for the lease, and nothing else"
+    );
+    assert_eq!(kube.launches().len(), 2);
+}

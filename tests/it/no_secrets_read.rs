@@ -164,3 +164,81 @@ async fn denied_paths_never_open_env_or_identities() {
     client.close().await;
     assert!(Path::new(&fake.calls).exists());
 }
+
+/// The book: `torii_policy` reads policy only. Watched by the kernel during the calls, it opens
+/// no `.env`, session, credential or cache file, no grants and no lease file, of a plain
+/// provider or of a target-aware one (with and without its alias).
+#[tokio::test]
+async fn torii_policy_opens_no_env_session_credential_cache_grants_or_lease_file() {
+    let root = Root::new();
+    install_provider(
+        &root,
+        "cli",
+        &simple_provider("cli", ""),
+        "version: \"1\"\naccept: [\"ls\"]\n",
+    );
+    let mut dirs = prepare_secrets(&root, "providers/cli");
+    root.write(
+        "providers/cli/grants",
+        "version: \"2\"\nentries: []\n",
+    );
+    install_provider(
+        &root,
+        "kube",
+        "version: \"1\"\nname: kube\ntool: kube\ndescription: k\ncommand: kube\ntargeting:\n  mode: kubectl_context\n",
+        "version: \"1\"\naccept: [\"get\"]\n",
+    );
+    root.write(
+        "providers/kube/targets/lab/target.yaml",
+        "version: \"1\"\nname: lab\ncontext: c\nidentity:\n  provider: cli\n",
+    );
+    root.write("providers/kube/targets/lab/rules.yaml", "version: \"1\"\n");
+    root.write("providers/kube/targets/lab/.env", "A=\"b\"\n");
+    root.write("providers/kube/targets/lab/grants", "version: \"2\"\nentries: []\n");
+    root.write("providers/kube/.env", "A=\"b\"\n");
+    root.write("providers/kube/.target-authorizations.lock", "");
+    // A lease written the way Torii writes one, through its own store.
+    let registry = torii::registry::Registry::load(root.path()).unwrap();
+    let kube = registry.by_tool("kube").unwrap();
+    torii::leases::LeaseStore::new(kube)
+        .activate(
+            kube.target("lab").unwrap(),
+            torii::leases::LeaseMinutes::new(30).unwrap(),
+            torii::leases::Activation::Replace,
+            torii::leases::unix_now().unwrap(),
+        )
+        .unwrap();
+    dirs.push(root.path().join("providers/kube"));
+    dirs.push(root.path().join("providers/kube/targets/lab"));
+    let fake = FakeCli::new(&root, "cli", "echo ran");
+
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    let mut watch = Watch::new(&dirs);
+    for arguments in [
+        json!({"provider": "cli"}),
+        json!({"provider": "kube"}),
+        json!({"provider": "kube", "target": "lab"}),
+    ] {
+        let (view, is_error) = client.call("torii_policy", arguments.clone()).await;
+        assert!(!is_error, "{arguments}: {view}");
+    }
+    let touched = watch.touched();
+    let forbidden: Vec<&PathBuf> = touched
+        .iter()
+        .filter(|path| {
+            let name = path.file_name().and_then(|name| name.to_str()).unwrap_or("");
+            name == ".env"
+                || name == "grants"
+                || name.starts_with(".target-authorizations")
+                || path.components().any(|part| part.as_os_str() == "identities")
+        })
+        .collect();
+    assert!(forbidden.is_empty(), "torii_policy opened {forbidden:?}");
+    // The watch does see what torii_policy reads: the rules.
+    assert!(
+        touched.contains(&root.path().join("providers/kube/targets/lab/rules.yaml")),
+        "{touched:?}"
+    );
+    client.close().await;
+    assert!(!Path::new(&fake.calls).exists(), "torii_policy launched the CLI");
+}
