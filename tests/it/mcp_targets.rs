@@ -569,3 +569,49 @@ async fn a_live_grant_on_an_inactive_alias_still_asks_for_the_lease() {
     );
     assert_eq!(kube.launches().len(), 2);
 }
+
+/// The book: `target clear` revokes leases only; with the grants revoked too, a process
+/// already started runs to its end and its result comes back (revocation blocks launches,
+/// never kills).
+#[tokio::test]
+async fn target_clear_and_revoked_grants_do_not_end_a_process_already_started() {
+    let Setup { root, .. } = setup(None);
+    let running = root.outside().join("kube-running");
+    let go = root.outside().join("kube-go");
+    let kube = FakeCli::new(
+        &root,
+        "kube",
+        &format!(
+            ": > '{}'; while [ ! -e '{}' ]; do sleep 0.05; done; echo finished",
+            running.display(),
+            go.display()
+        ),
+    );
+    activate(&root, "lab", &[]);
+    root.write(
+        "providers/kube/targets/lab/grants",
+        "version: \"2\"\nentries: []\n",
+    );
+    let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
+    let call = client.call("kube", json!({"target": "lab", "args": ["get", "pods"]}));
+    let human = async {
+        crate::common::wait_until_async("the call's child to start", || running.exists()).await;
+        root.torii()
+            .args(["target", "clear", "kube"])
+            .assert()
+            .success();
+        std::fs::remove_file(root.path().join("providers/kube/targets/lab/grants")).unwrap();
+        std::fs::write(&go, "").unwrap();
+    };
+    let ((result, is_error), ()) = tokio::join!(call, human);
+    assert!(!is_error, "{result}");
+    assert_eq!(result["execution"]["exit_code"], 0, "{result}");
+    assert_eq!(result["execution"]["stdout"], "finished\n", "{result}");
+    // The next call finds no lease.
+    let (after, _) = client
+        .call("kube", json!({"target": "lab", "args": ["get", "pods"]}))
+        .await;
+    assert_eq!(after["decision"]["source"], "human-deny", "{after}");
+    client.close().await;
+    assert_eq!(kube.launches().len(), 1);
+}
