@@ -324,25 +324,24 @@ async fn inherited_sessions_validate_with_cache_and_never_collect() {
 #[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 #[tokio::test]
 async fn reserved_strategies_are_refused_at_runtime() {
-    let root = Root::new();
-    let provider = "version: \"1\"\nname: sc\ntool: sc\ndescription: s\ncommand: sc\nauth:\n  strategy: session_command\n";
-    install_provider(&root, "sc", provider, "version: \"1\"\naccept: [\"x\"]\n");
-    let cli = FakeCli::new(&root, "sc", "echo ran");
-    let client = mcp_client::start(&root, &[("PATH", cli.path_env())]).await;
-    let (result, is_error) = client.call("sc", json!({"args": ["x"]})).await;
-    assert!(is_error);
-    assert!(
-        result["error"]
-            .as_str()
-            .unwrap()
-            .contains("`session_command`")
-            && result["error"]
-                .as_str()
-                .unwrap()
-                .contains("not implemented")
-    );
-    client.close().await;
-    assert!(cli.launches().is_empty());
+    for strategy in ["session_command", "credential_file"] {
+        let root = Root::new();
+        let provider = format!(
+            "version: \"1\"\nname: sc\ntool: sc\ndescription: s\ncommand: sc\nauth:\n  strategy: {strategy}\n"
+        );
+        install_provider(&root, "sc", &provider, "version: \"1\"\naccept: [\"x\"]\n");
+        let cli = FakeCli::new(&root, "sc", "echo ran");
+        let client = mcp_client::start(&root, &[("PATH", cli.path_env())]).await;
+        let (result, is_error) = client.call("sc", json!({"args": ["x"]})).await;
+        assert!(is_error, "{strategy}: {result}");
+        let error = result["error"].as_str().unwrap();
+        assert!(
+            error.contains(&format!("`{strategy}`")) && error.contains("not implemented"),
+            "{strategy}: {result}"
+        );
+        client.close().await;
+        assert!(cli.launches().is_empty(), "{strategy}");
+    }
 }
 
 /// kubectl-like target authenticated by `idp`, whose identity probe prints a JSON account.
@@ -471,4 +470,67 @@ fn session_cache_from_the_future_is_not_trusted() {
         client.close().await;
     });
     assert_eq!(check.launches().len(), 1);
+}
+
+/// The book: `torii reauth <tool> <target>` delegates to the lifecycle of the target's
+/// identity provider, in the bucket of the target's scope (`dev` and `hml` authenticate
+/// independently); `torii reauth <aws_profile tool> <alias>` refuses and names the AWS CLI's
+/// own flow, writing nothing.
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
+#[test]
+fn reauth_of_a_target_renews_its_identity_bucket_and_aws_profile_points_to_the_native_flow() {
+    let (root, cli, _check) = token_root();
+    install_provider(
+        &root,
+        "kube",
+        "version: \"1\"\nname: kube\ntool: kube\ndescription: k\ncommand: kube\ntargeting:\n  mode: kubectl_context\n",
+        "version: \"1\"\n",
+    );
+    for alias in ["dev", "hml"] {
+        root.write(
+            &format!("providers/kube/targets/{alias}/target.yaml"),
+            &format!("version: \"1\"\nname: {alias}\ncontext: ctx-{alias}\nidentity:\n  provider: tok\n"),
+        );
+    }
+    let script = responder(
+        &root,
+        &[crate::common::auth_candidate(json!({"TOKEN": GOOD}))],
+    );
+    root.torii()
+        .args(["reauth", "kube", "dev"])
+        .env("PATH", cli.path_env())
+        .env("TORII_TEST_RESPONDER", &script)
+        .assert()
+        .success();
+    let identities = root.path().join("providers/tok/identities");
+    let written = std::fs::read_to_string(identities.join("dev/auth/credentials.env")).unwrap();
+    assert!(written.contains(GOOD));
+    assert!(!identities.join("hml").exists(), "hml's bucket was touched");
+    assert!(!identities.join("tok").exists(), "the provider's own bucket was touched");
+    assert!(!root.path().join("providers/kube/identities").exists());
+    assert!(audit_events(&root).ends_with(&["reauth-forced".into(), "session-refreshed".into()]));
+
+    install_provider(
+        &root,
+        "awsp",
+        "version: \"1\"\nname: awsp\ntool: awsp\ndescription: aws by profile\ncommand: awsfake\n\
+         targeting:\n  mode: aws_profile\nauth:\n  strategy: inherited\n  identity:\n    \
+         command: awsfake\n    args: [sts]\n    field: Account\n  profile_env: AWS_PROFILE\n",
+        "version: \"1\"\n",
+    );
+    root.write(
+        "providers/awsp/targets/producao/target.yaml",
+        "version: \"1\"\nname: producao\nidentity:\n  provider: awsp\n  profile: prod-sso\n  \
+         expect: \"123456789012\"\n",
+    );
+    // The audit log is the one file the command may append to.
+    let before = crate::pack::snapshot(root.path(), &["torii.log"]);
+    root.torii()
+        .args(["reauth", "awsp", "producao"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(
+            "aws sso login --profile prod-sso",
+        ));
+    assert_eq!(crate::pack::snapshot(root.path(), &["torii.log"]), before);
 }
