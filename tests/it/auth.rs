@@ -489,7 +489,9 @@ fn reauth_of_a_target_renews_its_identity_bucket_and_aws_profile_points_to_the_n
     for alias in ["dev", "hml"] {
         root.write(
             &format!("providers/kube/targets/{alias}/target.yaml"),
-            &format!("version: \"1\"\nname: {alias}\ncontext: ctx-{alias}\nidentity:\n  provider: tok\n"),
+            &format!(
+                "version: \"1\"\nname: {alias}\ncontext: ctx-{alias}\nidentity:\n  provider: tok\n"
+            ),
         );
     }
     let script = responder(
@@ -506,7 +508,10 @@ fn reauth_of_a_target_renews_its_identity_bucket_and_aws_profile_points_to_the_n
     let written = std::fs::read_to_string(identities.join("dev/auth/credentials.env")).unwrap();
     assert!(written.contains(GOOD));
     assert!(!identities.join("hml").exists(), "hml's bucket was touched");
-    assert!(!identities.join("tok").exists(), "the provider's own bucket was touched");
+    assert!(
+        !identities.join("tok").exists(),
+        "the provider's own bucket was touched"
+    );
     assert!(!root.path().join("providers/kube/identities").exists());
     assert!(audit_events(&root).ends_with(&["reauth-forced".into(), "session-refreshed".into()]));
 

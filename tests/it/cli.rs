@@ -151,3 +151,129 @@ fn provider_list_without_providers_says_so() {
         .stdout("")
         .stderr(predicate::str::contains("no providers installed"));
 }
+
+/// The book: there is no `torii aws s3 ls` nor `torii kubectl get pods`: the CLI's programs
+/// are reached through MCP and its policy only, never passed through by the control plane.
+#[test]
+fn torii_is_not_a_passthrough_to_the_provider_clis() {
+    let root = Root::new();
+    let aws = crate::common::FakeCli::new(&root, "aws", "echo ran");
+    crate::common::FakeCli::new(&root, "kubectl", "echo ran");
+    crate::common::install_provider(
+        &root,
+        "aws",
+        &crate::common::simple_provider("aws", ""),
+        "version: \"1\"\naccept: [\"s3 ls\"]\n",
+    );
+    for args in [&["aws", "s3", "ls"][..], &["kubectl", "get", "pods"]] {
+        root.torii()
+            .args(args)
+            .env("PATH", aws.path_env())
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "unrecognized subcommand '{}'",
+                args[0]
+            )));
+    }
+    assert!(aws.launches().is_empty());
+}
+
+/// The book: Torii neither reads nor migrates AWS Gate's configuration: `~/.config/.awsgate`
+/// and `AWSGATE_CONFIG_DIR` are never opened (watched by the kernel), `AWSGATE_NO_GUI` is no
+/// alias, and the root stays Torii's own.
+#[cfg(target_os = "linux")]
+#[test]
+fn aws_gate_configuration_is_neither_read_nor_migrated() {
+    use inotify::{Inotify, WatchMask};
+
+    let home = tempfile::tempdir().unwrap();
+    let awsgate = home.path().join(".config/.awsgate");
+    let elsewhere = home.path().join("awsgate-elsewhere");
+    for dir in [&awsgate, &elsewhere] {
+        std::fs::create_dir_all(dir.join("providers/aws")).unwrap();
+        std::fs::write(dir.join("settings.yaml"), "max_output_bytes: 7\n").unwrap();
+        std::fs::write(
+            dir.join("providers/aws/rules.yaml"),
+            "version: \"1\"\naccept: [\"s3\"]\n",
+        )
+        .unwrap();
+    }
+    let mut inotify = Inotify::init().unwrap();
+    for dir in [&awsgate, &elsewhere] {
+        for watched in [
+            dir.clone(),
+            dir.join("providers"),
+            dir.join("providers/aws"),
+        ] {
+            inotify
+                .watches()
+                .add(&watched, WatchMask::OPEN | WatchMask::ACCESS)
+                .unwrap();
+        }
+    }
+    let torii = |args: &[&str]| {
+        let mut command = assert_cmd::Command::cargo_bin("torii").unwrap();
+        command
+            .env_remove("TORII_CONFIG_DIR")
+            .env("HOME", home.path())
+            .env("AWSGATE_CONFIG_DIR", &elsewhere)
+            .env("AWSGATE_NO_GUI", "1")
+            .env("TORII_LANG", "en")
+            .args(args)
+            .assert()
+    };
+    torii(&["config-dir"])
+        .success()
+        .stdout(format!("{}\n", home.path().join(".config/torii").display()));
+    torii(&["init"]).success();
+    torii(&["provider", "list"]).success();
+    torii(&["doctor"]);
+    let mut opened = || {
+        let mut buffer = [0u8; 4096];
+        match inotify.read_events(&mut buffer) {
+            Ok(events) => events.count(),
+            Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => 0,
+            Err(error) => panic!("inotify: {error}"),
+        }
+    };
+    assert_eq!(opened(), 0, "AWS Gate's configuration was opened");
+    // Control: the watch does see a read of those files.
+    std::fs::read(elsewhere.join("settings.yaml")).unwrap();
+    assert!(opened() > 0);
+    let root = home.path().join(".config/torii");
+    let settings = std::fs::read_to_string(root.join("settings.yaml")).unwrap();
+    assert!(!settings.contains("max_output_bytes: 7"), "{settings}");
+    assert_eq!(
+        std::fs::read_dir(root.join("providers")).unwrap().count(),
+        0
+    );
+}
+
+/// The book: protect torii.log like the config root: it is created owner-only.
+#[test]
+fn the_audit_log_is_created_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+
+    let root = Root::new();
+    assert!(!root.path().join("torii.log").exists());
+    root.torii()
+        .args(["target", "clear", "nothing"])
+        .assert()
+        .failure();
+    crate::common::install_provider(
+        &root,
+        "kube",
+        "version: \"1\"\nname: kube\ntool: kube\ndescription: k\ncommand: kube\ntargeting:\n  mode: kubectl_context\n",
+        "version: \"1\"\n",
+    );
+    root.torii()
+        .args(["target", "clear", "kube"])
+        .assert()
+        .success();
+    let mode = std::fs::metadata(root.path().join("torii.log"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+}

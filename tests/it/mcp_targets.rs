@@ -548,9 +548,12 @@ async fn a_live_grant_on_an_inactive_alias_still_asks_for_the_lease() {
         .args(["target", "clear", "kube"])
         .assert()
         .success();
-    let grants = std::fs::read_to_string(root.path().join("providers/kube/targets/prod/grants"))
-        .unwrap();
-    assert!(grants.contains("expires_at"), "the grant is still there: {grants}");
+    let grants =
+        std::fs::read_to_string(root.path().join("providers/kube/targets/prod/grants")).unwrap();
+    assert!(
+        grants.contains("expires_at"),
+        "the grant is still there: {grants}"
+    );
     let (asked, _) = client.call("kube", call).await;
     assert_eq!(asked["decision"]["source"], "human-deny", "{asked}");
     client.close().await;

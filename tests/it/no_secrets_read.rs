@@ -178,10 +178,7 @@ async fn torii_policy_opens_no_env_session_credential_cache_grants_or_lease_file
         "version: \"1\"\naccept: [\"ls\"]\n",
     );
     let mut dirs = prepare_secrets(&root, "providers/cli");
-    root.write(
-        "providers/cli/grants",
-        "version: \"2\"\nentries: []\n",
-    );
+    root.write("providers/cli/grants", "version: \"2\"\nentries: []\n");
     install_provider(
         &root,
         "kube",
@@ -194,7 +191,10 @@ async fn torii_policy_opens_no_env_session_credential_cache_grants_or_lease_file
     );
     root.write("providers/kube/targets/lab/rules.yaml", "version: \"1\"\n");
     root.write("providers/kube/targets/lab/.env", "A=\"b\"\n");
-    root.write("providers/kube/targets/lab/grants", "version: \"2\"\nentries: []\n");
+    root.write(
+        "providers/kube/targets/lab/grants",
+        "version: \"2\"\nentries: []\n",
+    );
     root.write("providers/kube/.env", "A=\"b\"\n");
     root.write("providers/kube/.target-authorizations.lock", "");
     // A lease written the way Torii writes one, through its own store.
@@ -226,11 +226,16 @@ async fn torii_policy_opens_no_env_session_credential_cache_grants_or_lease_file
     let forbidden: Vec<&PathBuf> = touched
         .iter()
         .filter(|path| {
-            let name = path.file_name().and_then(|name| name.to_str()).unwrap_or("");
+            let name = path
+                .file_name()
+                .and_then(|name| name.to_str())
+                .unwrap_or("");
             name == ".env"
                 || name == "grants"
                 || name.starts_with(".target-authorizations")
-                || path.components().any(|part| part.as_os_str() == "identities")
+                || path
+                    .components()
+                    .any(|part| part.as_os_str() == "identities")
         })
         .collect();
     assert!(forbidden.is_empty(), "torii_policy opened {forbidden:?}");
@@ -240,5 +245,8 @@ async fn torii_policy_opens_no_env_session_credential_cache_grants_or_lease_file
         "{touched:?}"
     );
     client.close().await;
-    assert!(!Path::new(&fake.calls).exists(), "torii_policy launched the CLI");
+    assert!(
+        !Path::new(&fake.calls).exists(),
+        "torii_policy launched the CLI"
+    );
 }
