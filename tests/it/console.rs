@@ -433,3 +433,110 @@ async fn settings_can_force_the_channel() {
     client.close().await;
     assert!(cli.launches().is_empty());
 }
+
+/// A kube provider (targets `lab`, `prod`) whose calls need a human for `get nodes`.
+fn kube_root() -> (Root, FakeCli) {
+    let root = Root::new();
+    install_provider(
+        &root,
+        "kube",
+        "version: \"1\"\nname: kube\ntool: kube\ndescription: k\ncommand: kube\ntargeting:\n  mode: kubectl_context\n",
+        "version: \"1\"\naccept: [\"get pods\"]\n",
+    );
+    install_provider(
+        &root,
+        "idp",
+        "version: \"1\"\nname: idp\ntool: idp\ndescription: i\ncommand: idp\n",
+        "version: \"1\"\n",
+    );
+    for (alias, context) in [("lab", "ctx-lab"), ("prod", "ctx-prod")] {
+        root.write(
+            &format!("providers/kube/targets/{alias}/target.yaml"),
+            &format!(
+                "version: \"1\"\nname: {alias}\ncontext: {context}\nidentity:\n  provider: idp\n"
+            ),
+        );
+    }
+    let kube = FakeCli::new(&root, "kube", "echo ran");
+    (root, kube)
+}
+
+/// The book's lease re-checks: a lease cleared while the human approves the operation stops
+/// the call at the check before the environment (`target-access-lost | before-environment`),
+/// and nothing runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs tmux; run by ./scripts/test.sh"]
+async fn a_lease_cleared_while_the_operation_is_approved_stops_before_the_environment() {
+    let (root, kube) = kube_root();
+    root.torii_at_terminal()
+        .args(["target", "activate", "kube", "lab", "--for", "5"])
+        .assert()
+        .success();
+    let console = Console::start(&root, "en");
+    let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
+    let call = client
+        .start_call("kube", json!({"target": "lab", "args": ["get", "nodes"]}))
+        .await;
+    console.wait_for("approve a call to kube");
+    root.torii()
+        .args(["target", "clear", "kube"])
+        .assert()
+        .success();
+    console.keys(&["o", "Space", "Enter"]);
+    let result = answered(call).await;
+    assert!(result.get("execution").is_none(), "{result}");
+    client.close().await;
+    assert!(kube.launches().is_empty());
+    let log = crate::common::audit_lines(&root);
+    assert!(
+        log.iter()
+            .any(|line| line.ends_with("| target-access-lost | lab | before-environment")),
+        "{log:?}"
+    );
+}
+
+/// The book: a lease choice made on a state that changed while the question was open is not
+/// applied; when the alias is active in the new state the call goes on
+/// (`target-access-stale | already-active`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs tmux; run by ./scripts/test.sh"]
+async fn a_lease_activated_elsewhere_while_asked_is_already_active() {
+    let (root, kube) = kube_root();
+    let console = Console::start(&root, "en");
+    let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
+    let call = client
+        .start_call("kube", json!({"target": "prod", "args": ["get", "pods"]}))
+        .await;
+    console.wait_for("activate target prod");
+    // Meanwhile the human activates it at another terminal (with `lab`, which the stale
+    // Replace below would have dropped).
+    root.torii_at_terminal()
+        .args(["target", "activate", "kube", "lab", "--for", "5"])
+        .assert()
+        .success();
+    root.torii_at_terminal()
+        .args(["target", "activate", "kube", "prod", "--for", "5", "--add"])
+        .assert()
+        .success();
+    console.keys(&["r"]);
+    let result = answered(call).await;
+    assert_eq!(result["execution"]["stdout"], "ran\n", "{result}");
+    client.close().await;
+    let log = crate::common::audit_lines(&root);
+    assert!(
+        log.iter()
+            .any(|line| line.ends_with("| target-access-stale | prod | already-active")),
+        "{log:?}"
+    );
+    // The stale Replace was not applied: `lab` is still active.
+    let status = root
+        .torii()
+        .args(["target", "status", "kube"])
+        .output()
+        .unwrap();
+    let status = String::from_utf8_lossy(&status.stdout);
+    assert!(
+        status.lines().any(|line| line.starts_with("lab ")),
+        "{status}"
+    );
+}

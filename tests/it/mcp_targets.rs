@@ -472,6 +472,14 @@ async fn a_lease_cleared_while_the_call_waits_for_a_slot_blocks_the_launch() {
         kube.launches().is_empty(),
         "the launch happened after the lease was cleared"
     );
+    // The re-check that found it is the last one, right before the launch.
+    assert!(
+        audit_lines(&root)
+            .iter()
+            .any(|line| line.ends_with("| target-access-lost | lab | at-launch")),
+        "{:?}",
+        audit_lines(&root)
+    );
 }
 
 /// Issue 17, mismatch 10, for the lease window: with windows on but no display, an inactive
