@@ -526,6 +526,80 @@ fn required_fields_are_named() {
     }
 }
 
+/// The book: secret fields are masked, and a multiline field (a PEM key, a JSON session)
+/// scrolls inside a bounded height instead of growing the window. Checked in what the window
+/// exposes, which is what it draws: no node carries a secret, and the actions do not move
+/// however many lines are pasted.
+#[test]
+fn secrets_are_masked_and_a_multiline_field_stays_bounded() {
+    set_for_thread(Language::English);
+    let fields = || {
+        vec![
+            FieldSpec {
+                secret: false,
+                ..field("USER", "User", false)
+            },
+            field("TOKEN", "Token", false),
+            field("KEY", "Private key", true),
+        ]
+    };
+    let validate_top = |lines: usize| {
+        let mut harness = auth_window(fields(), None, None);
+        let key: String = (0..lines)
+            .map(|line| format!("key-canary-{line}\n"))
+            .collect();
+        play(
+            &mut harness,
+            &[
+                fill("User", "plain-user"),
+                fill("Token", "token-canary"),
+                fill("Private key", &key),
+                Action::Unfocus,
+            ],
+        );
+        harness.step();
+        let leaks: Vec<String> = harness
+            .query_all(egui_kittest::kittest::by().predicate(|node| {
+                let text = format!("{:?} {:?}", node.label(), node.value());
+                text.contains("canary")
+            }))
+            .map(|node| format!("{node:?}"))
+            .collect();
+        assert!(leaks.is_empty(), "a secret is exposed: {leaks:?}");
+        use eframe::egui::accesskit::Role;
+        let role = |label: &str| {
+            driver::node(&harness, label)
+                .unwrap()
+                .accesskit_node()
+                .role()
+        };
+        assert_eq!(role("Token"), Role::PasswordInput);
+        assert_eq!(role("Private key"), Role::PasswordInput);
+        assert!(
+            harness
+                .query_all(egui_kittest::kittest::by().predicate(|node| {
+                    node.value()
+                        .is_some_and(|value| value.contains("plain-user"))
+                }))
+                .next()
+                .is_some(),
+            "the plain field shows its value"
+        );
+        driver::node(&harness, &au::VALIDATE.to_string())
+            .unwrap()
+            .rect()
+            .min
+            .y
+    };
+    let short = validate_top(2);
+    let long = validate_top(200);
+    assert!(
+        long - short <= super::auth::MULTILINE_HEIGHT,
+        "200 lines pushed the actions down by {} px",
+        long - short
+    );
+}
+
 #[test]
 fn the_clipboard_fills_declared_fields() {
     let clipboard = "export AWS_ACCESS_KEY_ID=AKIA1\nSET AWS_SECRET_ACCESS_KEY=s3cr3t\n$Env:AWS_REGION=\"sa-east-1\"\nexport OTHER=x\n";

@@ -21,7 +21,7 @@ use super::window::Window;
 use crate::prompt::{Answer, AuthAnswer, AuthRequest};
 
 /// Height of a multi-line field before it scrolls inside itself.
-const MULTILINE_HEIGHT: f32 = 88.0;
+pub(super) const MULTILINE_HEIGHT: f32 = 88.0;
 
 /// The window around an [`AuthState`].
 pub struct AuthWindow {
