@@ -11,8 +11,8 @@ mod auth;
 mod cli;
 pub mod confine;
 mod console;
-// Without windows only the console asks, and only about operations so far: the rest of the
-// questions' state is the windows'.
+// The console asks every question without windows, but only the windows paste from the
+// clipboard and label their buttons.
 #[cfg_attr(not(feature = "gui"), allow(dead_code))]
 mod dialog;
 mod digest;
@@ -24,6 +24,8 @@ mod grants;
 #[cfg(feature = "gui")]
 mod gui;
 pub mod language;
+#[cfg(test)]
+mod layering;
 pub mod leases;
 mod mcp;
 mod packages;
