@@ -12,10 +12,11 @@ runs the command or not, and sends the result back to the model.
 
 Usage:
     HOME=<throwaway home> antigravity_sdk_driver.py --base-url http://127.0.0.1:<port> \\
-        --workspace <dir> [--prompt "run it"] [--timeout 60]
+        --workspace <dir> [--prompt "run it"] [--timeout 60] [--no-hooks-extension]
 
 Stdout: one JSON object, {"completed": bool, "text": the agent's final text, "tool_calls":
-[{"name", "args"}], "stop_reason", "error", "seconds"}. Exit status 0 when the conversation
+[{"name", "args"}] (the calls the harness ran), "steps": [{"type", "status", "error"?,
+"tool_calls"?}], "stop_reason", "error" (when not completed), "seconds"}. Exit status 0 when the conversation
 completed, 1 when it failed, 2 on bad arguments, 124 when it ran out of time.
 
 Network: the only model is the Gemini API endpoint at --base-url (GOOGLE_GEMINI_BASE_URL and
@@ -63,6 +64,10 @@ def parse_args():
     parser.add_argument("--prompt", default="run it", help="the user's message")
     parser.add_argument("--model", default="gemini-standin", help="model name in the URL")
     parser.add_argument("--timeout", type=float, default=60, help="seconds for the whole turn")
+    parser.add_argument("--max-model-calls", type=int, default=6,
+                        help="budget of model requests for the turn")
+    parser.add_argument("--no-hooks-extension", action="store_true",
+                        help="leave the HarnessConfig as the SDK makes it (hooks.json unread)")
     args = parser.parse_args()
     if not args.base_url.startswith(("http://127.0.0.1:", "http://localhost:", "http://[::1]:")):
         parser.error("--base-url must be on loopback (this driver never reaches the internet)")
@@ -97,11 +102,28 @@ def inject_hooks_extension():
     local_connection.json_format = shim
 
 
-def summary_of(chunks, types):
-    text = "".join(chunk.text for chunk in chunks if isinstance(chunk, types.Text))
-    calls = [{"name": chunk.name, "args": chunk.args}
-             for chunk in chunks if isinstance(chunk, types.ToolCall)]
-    return text, calls
+def name_of(value):
+    return getattr(value, "name", str(value))
+
+
+def steps_of(history):
+    """The conversation's steps, each in its last state (the history holds every update of a
+    step). A tool call the hook denied is a step in ERROR whose error holds the hook's reason;
+    the SDK streams no ToolCall chunk for it."""
+    last = {}
+    for step in history:
+        last[(step.trajectory_id, step.step_index)] = step
+    steps = []
+    for step in last.values():
+        entry = {"index": step.step_index, "type": name_of(step.type),
+                 "status": name_of(step.status)}
+        if step.error:
+            entry["error"] = step.error
+        if step.tool_calls:
+            entry["tool_calls"] = [{"name": call.name, "args": call.args}
+                                   for call in step.tool_calls]
+        steps.append(entry)
+    return steps
 
 
 async def converse(args):
@@ -120,15 +142,27 @@ async def converse(args):
             enabled_tools=[types.BuiltinTools.RUN_COMMAND],
             enable_subagents=False,
         ),
+        # The stand-in answers at once or not at all: fail fast rather than retry until the
+        # timeout, and a model that keeps calling tools stops after a few turns.
+        retry_config=types.RetryConfig(
+            api_retry=types.ModelAPIRetryConfig(max_retries=0),
+            model_output_retry=types.ModelOutputRetryConfig(max_retries=0),
+        ),
+        budget_config=types.BudgetConfig(max_model_calls=args.max_model_calls),
         app_data_dir=os.path.join(home, ".gemini", "antigravity"),
         save_dir=os.path.join(home, ".gemini", "antigravity-sdk-save"),
     )
     async with Agent(config) as agent:
         response = await agent.chat(args.prompt)
         chunks = await response.resolve()
-        text, calls = summary_of(chunks, types)
-        return {"completed": True, "text": text, "tool_calls": calls,
-                "stop_reason": getattr(response.stop_reason, "name", str(response.stop_reason))}
+        return {
+            "completed": True,
+            "text": "".join(chunk.text for chunk in chunks if isinstance(chunk, types.Text)),
+            "tool_calls": [{"name": chunk.name, "args": chunk.args}
+                           for chunk in chunks if isinstance(chunk, types.ToolCall)],
+            "steps": steps_of(agent.conversation.history),
+            "stop_reason": name_of(response.stop_reason),
+        }
 
 
 def kill_children():
@@ -178,7 +212,8 @@ def main():
         if sdk != PINNED_SDK:
             print("antigravity_sdk_driver: google-antigravity %s, checked with %s only"
                   % (sdk, PINNED_SDK), file=sys.stderr)
-        inject_hooks_extension()
+        if not args.no_hooks_extension:
+            inject_hooks_extension()
         result = asyncio.run(asyncio.wait_for(converse(args), args.timeout))
         status = 0
     except (asyncio.TimeoutError, TimeoutError):

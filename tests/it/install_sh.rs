@@ -135,8 +135,20 @@ impl Release {
         home
     }
 
-    /// `dash install.sh <args>` in `home`, with `path` as PATH.
+    /// `dash install.sh <args>` in `home`, with `path` as PATH, for a bash user.
     fn install(&self, home: &Path, path: &str, args: &[&str], stdin_script: bool) -> Output {
+        self.install_for(home, path, args, stdin_script, "/bin/bash")
+    }
+
+    /// [`Release::install`] for a user whose login shell is `shell`.
+    fn install_for(
+        &self,
+        home: &Path,
+        path: &str,
+        args: &[&str],
+        stdin_script: bool,
+        shell: &str,
+    ) -> Output {
         let mut command = Command::new(&self.dash);
         if stdin_script {
             command.arg("-s").arg("--");
@@ -148,7 +160,7 @@ impl Release {
             .env_clear()
             .env("HOME", home)
             .env("PATH", path)
-            .env("SHELL", "/bin/bash")
+            .env("SHELL", shell)
             .env("TMPDIR", home.join("tmp"))
             .env(
                 "TORII_RELEASE_BASE_URL",
@@ -307,6 +319,69 @@ fn install_sh_adds_to_path_once_into_a_chosen_dir() {
     assert!(
         rc.contains(&format!("export PATH=\"{}:$PATH\"", dir.display())),
         "{rc}"
+    );
+}
+
+/// The book: `--add-to-path` writes a marked block into the rc file of the user's shell —
+/// `.zshrc`, fish's `config.fish` (with `fish_add_path`), `.profile` for any other — once per
+/// directory, as for bash.
+#[test]
+#[ignore = "needs dash; run by ./scripts/test.sh"]
+fn install_sh_adds_to_path_for_zsh_fish_and_other_shells() {
+    let release = built_release();
+    for (shell, rc, line) in [
+        ("/usr/bin/zsh", ".zshrc", "export PATH=\"{dir}:$PATH\""),
+        (
+            "/usr/bin/fish",
+            ".config/fish/config.fish",
+            "fish_add_path \"{dir}\"",
+        ),
+        ("/bin/dash", ".profile", "export PATH=\"{dir}:$PATH\""),
+        ("/bin/ksh", ".profile", "export PATH=\"{dir}:$PATH\""),
+    ] {
+        let name = shell.rsplit('/').next().unwrap();
+        let home = release.home(&format!("path-{name}"));
+        let dir = home.join("tools");
+        for _ in 0..2 {
+            let output = release.install_for(
+                &home,
+                PATH,
+                &["--dir", dir.to_str().unwrap(), "--add-to-path"],
+                false,
+                shell,
+            );
+            assert!(output.status.success(), "{shell}: {}", text(&output));
+        }
+        let written = std::fs::read_to_string(home.join(rc)).unwrap();
+        assert_eq!(
+            written.matches("# added by the torii installer").count(),
+            1,
+            "{shell}: {written}"
+        );
+        let line = line.replace("{dir}", &dir.display().to_string());
+        assert_eq!(
+            written.lines().filter(|text| *text == line).count(),
+            1,
+            "{shell}: {written}"
+        );
+        for other in [".bashrc", ".zshrc", ".profile", ".config/fish/config.fish"] {
+            if other != rc {
+                assert!(!home.join(other).exists(), "{shell} wrote {other}");
+            }
+        }
+    }
+    // A POSIX shell reading that `.profile` finds torii.
+    let home = release.dir.path().join("path-dash");
+    let output = Command::new(&release.dash)
+        .args(["-c", ". \"$HOME/.profile\"; command -v torii"])
+        .env_clear()
+        .env("HOME", &home)
+        .env("PATH", PATH)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).trim(),
+        home.join("tools/torii").display().to_string()
     );
 }
 
