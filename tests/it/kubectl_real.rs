@@ -293,6 +293,11 @@ async fn a_valid_identity_without_access_to_the_other_target_fails_in_kubectl_af
         "{log:#?}"
     );
     assert!(
+        log.iter()
+            .any(|line| line.contains("| kubectl/lab_b | ran |") && !line.ends_with("exit=0")),
+        "{log:#?}"
+    );
+    assert!(
         !lab.root
             .path()
             .join("providers/kubectl/targets/lab_b/grants")
