@@ -265,8 +265,8 @@ const PATH_MEMBERS: &[&str] = &[
 ];
 
 /// Input members that hold the directory a tool works in: where a search starts, where a
-/// shell command runs (Gemini CLI's `dir_path`, Codex's `workdir`).
-const DIRECTORY_MEMBERS: &[&str] = &["path", "dir_path", "directory", "workdir"];
+/// shell command runs (Gemini CLI's `dir_path`, Codex's `workdir`, Antigravity's `Cwd`).
+const DIRECTORY_MEMBERS: &[&str] = &["path", "dir_path", "directory", "workdir", "Cwd"];
 
 /// The clients' shell tools, whose `command` is a shell line (a client without tool names,
 /// Cursor or Antigravity, sends shell events only).
@@ -287,7 +287,12 @@ const GLOB_TOOLS: &[&str] = &["Glob", "glob"];
 fn event_of(agent: Agent, input: &[u8], cwd: &Path) -> Result<(Event, PathBuf), String> {
     let value: Value =
         serde_json::from_slice(input).map_err(|error| format!("not JSON: {error}"))?;
-    let cwd = match value.get("cwd") {
+    // The client's working directory: `cwd`, or Antigravity's first workspace (it runs its
+    // hooks from the folder of `hooks.json`, not from the workspace).
+    let cwd = match value
+        .get("cwd")
+        .or_else(|| value.pointer("/workspacePaths/0"))
+    {
         Some(Value::String(dir)) if !dir.is_empty() => cwd.join(dir),
         _ => cwd.to_path_buf(),
     };
@@ -296,6 +301,9 @@ fn event_of(agent: Agent, input: &[u8], cwd: &Path) -> Result<(Event, PathBuf), 
         .hook
         .as_ref()
         .map_or("/tool_input/command", |hook| hook.command_pointer);
+    // The tool's arguments: the object that holds the command line (`tool_input`, or
+    // Antigravity's `toolCall.args`).
+    let arguments = pointer.rsplit_once('/').map_or("", |(parent, _)| parent);
     if value.get("tool_name").and_then(Value::as_str) == Some("apply_patch") {
         // Codex's patch tool: the files are named inside the patch text.
         let patch = value
@@ -313,7 +321,7 @@ fn event_of(agent: Agent, input: &[u8], cwd: &Path) -> Result<(Event, PathBuf), 
             cwd,
         ));
     }
-    let input = value.get("tool_input").and_then(Value::as_object);
+    let input = value.pointer(arguments).and_then(Value::as_object);
     let base = input
         .and_then(|input| {
             DIRECTORY_MEMBERS

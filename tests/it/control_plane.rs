@@ -561,10 +561,9 @@ fn shell_input(agent: &str, command: &str, cwd: &Path) -> Value {
         "cursor" => {
             json!({"hook_event_name": "beforeShellExecution", "command": command, "cwd": cwd})
         }
-        // Antigravity names no working directory: the hook's own is the client's.
-        "antigravity" => {
-            json!({"toolCall": {"name": "run_command", "args": {"CommandLine": command}}})
-        }
+        // Antigravity names the command's directory in its arguments (`Cwd`).
+        "antigravity" => json!({"toolCall": {"name": "run_command",
+            "args": {"CommandLine": command, "Cwd": cwd}}, "workspacePaths": [cwd]}),
         other => panic!("no hook for {other}"),
     }
 }
@@ -619,6 +618,47 @@ fn the_hook_keeps_file_tools_out_of_the_root() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Antigravity runs its hooks from the folder of `hooks.json` (`~/.gemini/config`), and says
+/// where the command will run in `toolCall.args.Cwd` (its workspace in `workspacePaths`).
+/// Relative paths were read from the hook's own directory, so `cat providers/…/rules.yaml` run
+/// in the root passed (regression, found driving Antigravity's own harness).
+#[test]
+fn antigravity_paths_are_read_from_the_commands_directory() {
+    let layout = Layout::new();
+    let hooks_dir = layout.setup.home.join(".gemini/config");
+    std::fs::create_dir_all(&hooks_dir).unwrap();
+    let command = "cat providers/kubectl/rules.yaml > /tmp/leak.txt";
+    for input in [
+        json!({"toolCall": {"name": "run_command",
+            "args": {"CommandLine": command, "Cwd": layout.pinned}},
+            "workspacePaths": [layout.project]}),
+        // No Cwd: the workspace is where it runs.
+        json!({"toolCall": {"name": "run_command", "args": {"CommandLine": command}},
+            "workspacePaths": [layout.pinned]}),
+    ] {
+        let out = hook_at(
+            &layout.setup,
+            &layout.pinned,
+            &hooks_dir,
+            "antigravity",
+            &input,
+        );
+        let reason = reason("antigravity", &out).unwrap_or_else(|| panic!("{input}: {out}"));
+        assert!(reason.contains("names Torii's configuration"), "{reason}");
+    }
+    // The same line in the project names nothing of the root.
+    let input = json!({"toolCall": {"name": "run_command",
+        "args": {"CommandLine": command, "Cwd": layout.project}}});
+    let out = hook_at(
+        &layout.setup,
+        &layout.pinned,
+        &hooks_dir,
+        "antigravity",
+        &input,
+    );
+    assert!(out.contains("\"ask\""), "{out}");
 }
 
 /// Moving the root aside used to turn the guard off (regression): a hook whose pinned root is
