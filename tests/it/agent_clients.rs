@@ -718,3 +718,186 @@ fn copilot_cli_mcp_list_shows_the_entry_and_uninstall_removes_the_file() {
     scene.torii(&["agent", "uninstall", "copilot-cli"], &[]);
     assert!(!scene.setup.home.join(".copilot/mcp-config.json").exists());
 }
+
+/// The venv's interpreter, which must hold Google's Antigravity SDK (`google-antigravity`,
+/// pinned by scripts/test.sh): its wheel ships the agent's Go harness, `localharness`.
+fn antigravity_python() -> PathBuf {
+    let python = crate::python_sdk::test_python();
+    let found = Command::new(&python)
+        .args(["-c", "import google.antigravity"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success());
+    if !found {
+        crate::common::missing_tool("google-antigravity from PyPI in the venv (TORII_TEST_PYTHON)");
+    }
+    python
+}
+
+/// The stand-in's arguments for a model that asks Antigravity's shell tool, `run_command`, for
+/// `line` in `cwd` (the stand-in's own shell tool is Gemini CLI's `run_shell_command`).
+fn antigravity_call(line: &str, cwd: &Path) -> Vec<String> {
+    let input = serde_json::json!({
+        "CommandLine": line,
+        "Cwd": cwd.display().to_string(),
+        "WaitMsBeforeAsync": 5000,
+    })
+    .to_string();
+    [
+        "--command",
+        "true",
+        "--tool",
+        "run_command",
+        "--input",
+        input.as_str(),
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// One Antigravity turn against `standin`: the SDK's harness, headless, through
+/// tests/e2e/antigravity_sdk_driver.py (allow-all policy, so only a hook can stop a command),
+/// in a clean environment with the fake `kubectl` first on PATH. The driver's summary.
+fn antigravity_turn(
+    scene: &Scene,
+    python: &Path,
+    standin: &Standin,
+    what: &str,
+) -> serde_json::Value {
+    let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/antigravity_sdk_driver.py");
+    let path = std::env::join_paths([
+        scene.kubectl.bin_dir.clone(),
+        PathBuf::from("/usr/local/bin"),
+        PathBuf::from("/usr/bin"),
+        PathBuf::from("/bin"),
+    ])
+    .unwrap();
+    let tmp = scene.setup.root.outside().join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut command = Command::new(python);
+    command
+        .env_clear()
+        .env("PATH", path)
+        .env("HOME", &scene.setup.home)
+        .env("TERM", "dumb")
+        .env("TMPDIR", tmp)
+        .current_dir(&scene.project)
+        .stdin(Stdio::null())
+        .arg(driver)
+        .args(["--base-url", &standin.url(), "--workspace"])
+        .arg(&scene.project);
+    let (out, err) = run(command, what);
+    let summary: serde_json::Value = serde_json::from_str(out.trim())
+        .unwrap_or_else(|_| panic!("{what}: the driver said {out}\n{err}"));
+    assert_eq!(
+        summary["completed"],
+        true,
+        "{what}: {summary}\n{err}\n{}",
+        standin.requests()
+    );
+    summary
+}
+
+/// Antigravity's harness runs the PreToolUse hook `agent install antigravity --hook` writes in
+/// `~/.gemini/config/hooks.json`, for `run_command`: a shell `kubectl` and `torii target
+/// activate …` never run and the model reads Torii's reason as the hook's denial; a command
+/// Torii has nothing to say about runs (its `ask` defers to the policy, which allows all). The
+/// same `kubectl` turn without the hook runs the fake `kubectl`, so the test cannot pass by the
+/// harness never trying.
+#[test]
+#[ignore = "needs google-antigravity from PyPI; run by ./scripts/test.sh"]
+fn antigravity_runs_the_hook_and_the_model_gets_the_deny_reason() {
+    let python = antigravity_python();
+    // Antigravity is no npm client: the scene's `client` is not used.
+    let scene = Scene::new(Path::new("/no-npm-client"));
+    let turn_in = |name: &str, line: &str, cwd: &Path| {
+        let call = antigravity_call(line, cwd);
+        let args: Vec<&str> = call.iter().map(String::as_str).collect();
+        let standin = Standin::start_with(&scene, &format!("antigravity-{name}"), &args);
+        let what = format!("antigravity {name}");
+        let summary = antigravity_turn(&scene, &python, &standin, &what);
+        standin.assert_turn(&format!("{what}: {summary}"));
+        (standin, summary)
+    };
+    let turn = |name: &str, line: &str| turn_in(name, line, &scene.project);
+
+    let (control, summary) = turn("control", "kubectl get pods");
+    assert_eq!(
+        scene.kubectl.launches().len(),
+        1,
+        "without the hook the harness must run the fake kubectl\n{summary}\n{}",
+        control.requests()
+    );
+    assert!(!control.requests().contains(DENY));
+
+    scene.torii(&["agent", "install", "antigravity", "--hook"], &[]);
+
+    let (guarded, summary) = turn("kubectl", "kubectl get pods");
+    let requests = guarded.requests();
+    assert_eq!(
+        scene.kubectl.launches().len(),
+        1,
+        "the hook let kubectl run\n{summary}\n{requests}"
+    );
+    // The harness's words for a hook's denial, then Torii's reason.
+    assert!(
+        requests.contains(&format!("denied by pre-tool hook: {DENY}")),
+        "the deny reason never reached the model as the hook's\n{requests}\n{summary}"
+    );
+    assert!(
+        requests.contains("call the Torii MCP tool `kubectl`"),
+        "{requests}"
+    );
+
+    // The whole line is refused: what comes before `torii` on it does not run either.
+    let (activate, summary) = turn(
+        "activate",
+        "echo ran > denied.txt; torii target activate kubectl prod --for 5",
+    );
+    let requests = activate.requests();
+    assert!(
+        requests.contains("denied by pre-tool hook: Torii's hook denied")
+            && requests.contains("are the human's"),
+        "the hook's reason never reached the model\n{requests}\n{summary}"
+    );
+    assert!(
+        !scene.project.join("denied.txt").exists(),
+        "the denied line ran\n{summary}"
+    );
+    assert!(
+        !scene
+            .setup
+            .root
+            .path()
+            .join("providers/kubectl/targets")
+            .exists(),
+        "a target appeared"
+    );
+
+    let (allowed, summary) = turn("allowed", "echo ok > allowed.txt");
+    let requests = allowed.requests();
+    assert_eq!(
+        std::fs::read_to_string(scene.project.join("allowed.txt")).unwrap_or_default(),
+        "ok\n",
+        "Torii's `ask` stopped a command it has nothing to say about\n{summary}\n{requests}"
+    );
+    assert!(
+        requests.contains("The command exited with code 0.") && !requests.contains("pre-tool hook"),
+        "{requests}"
+    );
+
+    // A relative path run in the config root names the root: the hook reads where the command
+    // runs from `toolCall.args.Cwd` (it once read it from its own directory, the folder of
+    // hooks.json, and let this through).
+    let root = scene.setup.root.path().to_path_buf();
+    let leak = scene.project.join("leak.txt");
+    let line = format!("cat providers/kubectl/rules.yaml > {}", leak.display());
+    let (in_root, summary) = turn_in("in-root", &line, &root);
+    assert!(
+        in_root.requests().contains("denied by pre-tool hook"),
+        "{summary}\n{}",
+        in_root.requests()
+    );
+    assert!(!leak.exists(), "the policy was copied out\n{summary}");
+}
