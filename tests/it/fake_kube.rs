@@ -133,17 +133,21 @@ fn route(path: &str, name: &str) -> (u16, String) {
                  "kind": "Namespace", "verbs": ["get", "list"], "shortNames": ["ns"]}
             ]
         }),
-        "/api/v1/namespaces/default/pods" => serde_json::json!({
-            "kind": "PodList", "apiVersion": "v1", "metadata": {"resourceVersion": "1"},
-            "items": [{
-                "apiVersion": "v1", "kind": "Pod",
-                "metadata": {"name": format!("pod-from-{name}"), "namespace": "default",
-                             "uid": "00000000-0000-0000-0000-000000000001",
-                             "creationTimestamp": "2026-01-01T00:00:00Z"},
-                "spec": {"containers": [{"name": "c", "image": "fake"}]},
-                "status": {"phase": "Running"}
-            }]
-        }),
+        // The pods of any namespace: one, named after the server.
+        _ if pods_of(path).is_some() => {
+            let namespace = pods_of(path).unwrap_or_default();
+            serde_json::json!({
+                "kind": "PodList", "apiVersion": "v1", "metadata": {"resourceVersion": "1"},
+                "items": [{
+                    "apiVersion": "v1", "kind": "Pod",
+                    "metadata": {"name": format!("pod-from-{name}"), "namespace": namespace,
+                                 "uid": "00000000-0000-0000-0000-000000000001",
+                                 "creationTimestamp": "2026-01-01T00:00:00Z"},
+                    "spec": {"containers": [{"name": "c", "image": "fake"}]},
+                    "status": {"phase": "Running"}
+                }]
+            })
+        }
         "/api/v1/namespaces" => serde_json::json!({
             "kind": "NamespaceList", "apiVersion": "v1", "metadata": {"resourceVersion": "1"},
             "items": [{
@@ -170,6 +174,13 @@ fn forbidden_body(path: &str) -> String {
         "details": {"kind": resource}
     })
     .to_string()
+}
+
+/// The namespace of a pod list's path (`/api/v1/namespaces/<namespace>/pods`).
+fn pods_of(path: &str) -> Option<&str> {
+    path.strip_prefix("/api/v1/namespaces/")?
+        .strip_suffix("/pods")
+        .filter(|namespace| !namespace.contains('/'))
 }
 
 fn status_body(code: u16, reason: &str) -> String {

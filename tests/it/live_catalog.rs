@@ -30,6 +30,8 @@ struct Case {
     aws: FakeCli,
     /// The scripted human: every window the server asks for is logged beside it.
     responder: PathBuf,
+    /// The STS the identity provider reaches, for a case that authenticates.
+    moto: Option<Moto>,
 }
 
 impl Case {
@@ -79,7 +81,47 @@ impl Case {
             kubectl,
             aws,
             responder,
+            moto: None,
         }
+    }
+
+    /// The identity provider becomes the real aws package, whose session is collected through
+    /// the scripted human and validated by STS against moto. The human first answers the
+    /// approval windows `approvals` (a decision comes before the session), then gives the
+    /// session; later questions find the script exhausted, which answers no. The keys.
+    fn authenticate_with_aws(&mut self, approvals: &[Value]) -> aws_moto::Keys {
+        let (aws, moto_server) = aws_moto::venv_tools();
+        let moto = Moto::start(
+            &aws,
+            &moto_server,
+            &self.root.outside().join("moto"),
+            aws_moto::SETUP_REQUESTS,
+        );
+        let keys = moto.role_session();
+        self.root.write(
+            "providers/aws/.env",
+            &format!(
+                "AWS_ENDPOINT_URL=\"{}\"\nAWS_DEFAULT_REGION=\"{}\"\nAWS_PAGER=\"\"\n\
+                 AWS_CONFIG_FILE=\"{none}\"\nAWS_SHARED_CREDENTIALS_FILE=\"{none}\"\n",
+                moto.url,
+                aws_moto::REGION,
+                none = self.root.outside().join("no-aws-files").display()
+            ),
+        );
+        self.aws = FakeCli::new(
+            &self.root,
+            "aws",
+            &format!("exec '{}' \"$@\"", aws.display()),
+        );
+        let mut answers = approvals.to_vec();
+        answers.push(crate::common::auth_candidate(json!({
+            "AWS_ACCESS_KEY_ID": keys.id,
+            "AWS_SECRET_ACCESS_KEY": keys.secret,
+            "AWS_SESSION_TOKEN": keys.token,
+        })));
+        self.responder = aws_moto::responder(&self.root, &answers);
+        self.moto = Some(moto);
+        keys
     }
 
     async fn client(&self) -> mcp_client::Client {
@@ -399,39 +441,7 @@ async fn k8s_tgt_07_the_target_policy_replaces_the_shared_one() {
 #[ignore = "needs kubectl from PyPI, awscli and moto from PyPI; run by ./scripts/test.sh"]
 async fn k8s_tgt_08_a_grant_is_isolated_per_alias() {
     let mut case = Case::new(&["lab_a", "lab_b"]);
-    let (aws, moto_server) = aws_moto::venv_tools();
-    // The identity provider is the real aws package: its session for lab_a's scope is
-    // collected through the scripted human and validated by STS against moto.
-    let moto = Moto::start(
-        &aws,
-        &moto_server,
-        &case.root.outside().join("moto"),
-        aws_moto::SETUP_REQUESTS,
-    );
-    let keys = moto.role_session();
-    case.root.write(
-        "providers/aws/.env",
-        &format!(
-            "AWS_ENDPOINT_URL=\"{}\"\nAWS_DEFAULT_REGION=\"{}\"\nAWS_PAGER=\"\"\n\
-             AWS_CONFIG_FILE=\"{none}\"\nAWS_SHARED_CREDENTIALS_FILE=\"{none}\"\n",
-            moto.url,
-            aws_moto::REGION,
-            none = case.root.outside().join("no-aws-files").display()
-        ),
-    );
-    case.aws = FakeCli::new(
-        &case.root,
-        "aws",
-        &format!("exec '{}' \"$@\"", aws.display()),
-    );
-    case.responder = aws_moto::responder(
-        &case.root,
-        &[crate::common::auth_candidate(json!({
-            "AWS_ACCESS_KEY_ID": keys.id,
-            "AWS_SECRET_ACCESS_KEY": keys.secret,
-            "AWS_SESSION_TOKEN": keys.token,
-        }))],
-    );
+    let keys = case.authenticate_with_aws(&[]);
     case.activate("lab_a", false);
     case.activate("lab_b", true);
     // Step 1 as the window would have written it: an exact grant for 2 minutes under lab_a.
@@ -530,4 +540,198 @@ fn now() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs()
+}
+
+/// What the scripted human answers in an approval window.
+fn once() -> Value {
+    json!({"operation": "once"})
+}
+
+fn temporary(scope: Value) -> Value {
+    json!({"operation": {"temporary": {"scope": scope, "duration_secs": 120}}})
+}
+
+/// Moves every grant of `alias` past its expiry, as two minutes of waiting would.
+fn expire_grants(case: &Case, alias: &str) {
+    let path = case
+        .root
+        .path()
+        .join(format!("providers/kubectl/targets/{alias}/grants"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let expired = regex::Regex::new(r"expires_at: \d+")
+        .unwrap()
+        .replace_all(&text, format!("expires_at: {}", now() - 1));
+    assert_ne!(text, expired, "no grant to expire: {text}");
+    std::fs::write(&path, expired.as_ref()).unwrap();
+}
+
+/// One call on `lab`: its decision's source and whether kubectl ran.
+async fn call_lab(client: &mcp_client::Client, args: &[&str]) -> (String, bool) {
+    let (result, is_error) = client
+        .call("kubectl", json!({"target": "lab", "args": args}))
+        .await;
+    assert!(!is_error, "{result}");
+    let ran = result.get("execution").is_some();
+    if ran {
+        assert_eq!(result["execution"]["exit_code"], 0, "{result}");
+    }
+    (
+        result["decision"]["source"].as_str().unwrap().to_string(),
+        ran,
+    )
+}
+
+/// K8S-POL-03: with the target's policy in RK3 (`config view` denied and accepted), deny wins:
+/// no window, no process.
+#[tokio::test]
+#[ignore = "needs kubectl from PyPI; run by ./scripts/test.sh"]
+async fn k8s_pol_03_deny_wins_over_accept() {
+    let case = Case::new(&["lab"]);
+    case.root.write(
+        "providers/kubectl/targets/lab/rules.yaml",
+        "version: \"1.0\"\ndeny:\n  - \"config view\"\naccept:\n  - \"config view\"\n",
+    );
+    case.activate("lab", false);
+    let client = case.client().await;
+    let (result, _) = client
+        .call(
+            "kubectl",
+            json!({"target": "lab", "args": ["config", "view", "--minify"]}),
+        )
+        .await;
+    client.close().await;
+    assert_eq!(result["decision"]["source"], "explicit-deny", "{result}");
+    assert_eq!(result["decision"]["rule"], "config view", "{result}");
+    case.assert_untouched();
+}
+
+/// K8S-POL-05: allowed once, the same call asks again (denied), and no grant is stored.
+#[tokio::test]
+#[ignore = "needs kubectl, awscli and moto from PyPI; run by ./scripts/test.sh"]
+async fn k8s_pol_05_allow_once_asks_again() {
+    let mut case = Case::new(&["lab"]);
+    case.authenticate_with_aws(&[once()]);
+    case.activate("lab", false);
+    let client = case.client().await;
+    let args = ["get", "namespaces", "--request-timeout=10s"];
+    assert_eq!(call_lab(&client, &args).await, ("human-once".into(), true));
+    // The script is exhausted: the window that opens again is denied.
+    assert_eq!(call_lab(&client, &args).await, ("human-deny".into(), false));
+    client.close().await;
+    assert_eq!(case.kubectl.launches().len(), 1);
+    assert!(
+        !case
+            .root
+            .path()
+            .join("providers/kubectl/targets/lab/grants")
+            .exists()
+    );
+    let log = audit_lines(&case.root).join("\n");
+    assert!(log.contains("| kubectl/lab | override-once |"), "{log}");
+    assert!(log.contains("| kubectl/lab | denied-interface |"), "{log}");
+    case.assert_context_hidden(&log);
+}
+
+/// K8S-POL-06: an exact grant covers only the same vector; a flag added or another namespace
+/// opens the window again, and so does the same call once the grant expired.
+#[tokio::test]
+#[ignore = "needs kubectl, awscli and moto from PyPI; run by ./scripts/test.sh"]
+async fn k8s_pol_06_an_exact_grant_its_variations_and_its_expiry() {
+    let mut case = Case::new(&["lab"]);
+    case.authenticate_with_aws(&[temporary(json!("exact"))]);
+    case.activate("lab", false);
+    let client = case.client().await;
+    let call = [
+        "get",
+        "pods",
+        "-n",
+        "agente-financeiro",
+        "--request-timeout=10s",
+    ];
+    assert_eq!(call_lab(&client, &call).await, ("human-grant".into(), true));
+    assert_eq!(call_lab(&client, &call).await, ("grant".into(), true));
+    let flagged = [
+        "get",
+        "pods",
+        "-n",
+        "agente-financeiro",
+        "--request-timeout=10s",
+        "-o",
+        "name",
+    ];
+    assert_eq!(
+        call_lab(&client, &flagged).await,
+        ("human-deny".into(), false)
+    );
+    let other = ["get", "pods", "-n", "agente-rm", "--request-timeout=10s"];
+    assert_eq!(
+        call_lab(&client, &other).await,
+        ("human-deny".into(), false)
+    );
+    expire_grants(&case, "lab");
+    assert_eq!(call_lab(&client, &call).await, ("human-deny".into(), false));
+    client.close().await;
+    assert_eq!(case.kubectl.launches().len(), 2);
+    let log = audit_lines(&case.root).join("\n");
+    assert!(
+        log.contains("| kubectl/lab | override-timed | get pods | 2min"),
+        "{log}"
+    );
+    assert_eq!(
+        log.matches("| kubectl/lab | allowed-by-grant |").count(),
+        1,
+        "{log}"
+    );
+    assert_eq!(
+        log.matches("| kubectl/lab | denied-interface |").count(),
+        3,
+        "{log}"
+    );
+}
+
+/// K8S-POL-07: a prefix grant (`get pods`, the suggestion before `-n`) covers other namespaces
+/// and `get pods` alone, until it expires.
+#[tokio::test]
+#[ignore = "needs kubectl, awscli and moto from PyPI; run by ./scripts/test.sh"]
+async fn k8s_pol_07_a_prefix_grant_its_variations_and_its_expiry() {
+    let mut case = Case::new(&["lab"]);
+    case.authenticate_with_aws(&[temporary(json!({"prefix": {"tokens": 2}}))]);
+    case.activate("lab", false);
+    let client = case.client().await;
+    let call = [
+        "get",
+        "pods",
+        "-n",
+        "agente-financeiro",
+        "--request-timeout=10s",
+    ];
+    assert_eq!(call_lab(&client, &call).await, ("human-grant".into(), true));
+    let other = ["get", "pods", "-n", "agente-rm", "--request-timeout=10s"];
+    assert_eq!(call_lab(&client, &other).await, ("grant".into(), true));
+    assert_eq!(
+        call_lab(&client, &["get", "pods"]).await,
+        ("grant".into(), true)
+    );
+    expire_grants(&case, "lab");
+    assert_eq!(call_lab(&client, &call).await, ("human-deny".into(), false));
+    client.close().await;
+    assert_eq!(case.kubectl.launches().len(), 3);
+    let log = audit_lines(&case.root).join("\n");
+    assert!(
+        log.contains("| kubectl/lab | override-timed | get pods | 2min"),
+        "{log}"
+    );
+    assert_eq!(
+        log.matches("| kubectl/lab | allowed-by-grant |").count(),
+        2,
+        "{log}"
+    );
+    // The evidence holds the grant's mode and length, never the arguments.
+    let grants = std::fs::read_to_string(
+        case.root
+            .path()
+            .join("providers/kubectl/targets/lab/grants"),
+    )
+    .unwrap();
+    assert!(grants.contains("prefix"), "{grants}");
 }
