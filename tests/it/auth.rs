@@ -539,3 +539,28 @@ fn reauth_of_a_target_renews_its_identity_bucket_and_aws_profile_points_to_the_n
         ));
     assert_eq!(crate::pack::snapshot(root.path(), &["torii.log"]), before);
 }
+
+/// The book: an inherited provider without `validate` records `session-unchecked` and creates
+/// no validity cache (nor any file in its bucket).
+#[tokio::test]
+async fn without_a_validator_no_validity_cache_is_created() {
+    let root = Root::new();
+    let provider = "version: \"1\"\nname: inh\ntool: inh\ndescription: i\ncommand: inh\nauth:\n  strategy: inherited\n";
+    install_provider(&root, "inh", provider, "version: \"1\"\naccept: [\"x\"]\n");
+    let cli = FakeCli::new(&root, "inh", "echo ok");
+    let client = mcp_client::start(&root, &[("PATH", cli.path_env())]).await;
+    for _ in 0..2 {
+        let (result, is_error) = client.call("inh", json!({"args": ["x"]})).await;
+        assert!(!is_error, "{result}");
+        assert_eq!(result["execution"]["stdout"], "ok\n");
+    }
+    client.close().await;
+    assert_eq!(
+        audit_events(&root),
+        ["invoke", "allowed-by-rules", "session-unchecked", "ran"].repeat(2)
+    );
+    assert!(
+        !root.path().join("providers/inh/identities").exists(),
+        "a bucket was created"
+    );
+}

@@ -180,8 +180,9 @@ fn torii_is_not_a_passthrough_to_the_provider_clis() {
 }
 
 /// The book: Torii neither reads nor migrates AWS Gate's configuration: `~/.config/.awsgate`
-/// and `AWSGATE_CONFIG_DIR` are never opened (watched by the kernel), `AWSGATE_NO_GUI` is no
-/// alias, and the root stays Torii's own.
+/// and `AWSGATE_CONFIG_DIR` are never opened (watched by the kernel) by the control plane, the
+/// agent integrations or the MCP server, `AWSGATE_NO_GUI` is no alias, the root stays Torii's
+/// own, and there is no migration command.
 #[cfg(target_os = "linux")]
 #[test]
 fn aws_gate_configuration_is_neither_read_nor_migrated() {
@@ -229,6 +230,30 @@ fn aws_gate_configuration_is_neither_read_nor_migrated() {
     torii(&["init"]).success();
     torii(&["provider", "list"]).success();
     torii(&["doctor"]);
+    torii(&["agent", "install", "claude", "--hook"]).success();
+    torii(&["agent", "status"]).success();
+    torii(&["agent", "uninstall", "claude"]).success();
+    // The MCP server itself, with a provider to serve: the handshake and the tool list.
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo/git");
+    torii(&["provider", "install", demo.to_str().unwrap()]).success();
+    let session = concat!(
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+        "\n"
+    );
+    let mut server = assert_cmd::Command::cargo_bin("torii").unwrap();
+    server
+        .env_remove("TORII_CONFIG_DIR")
+        .env("HOME", home.path())
+        .env("AWSGATE_CONFIG_DIR", &elsewhere)
+        .env("TORII_NO_GUI", "1")
+        .write_stdin(session)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(r#""id":2"#));
     let mut opened = || {
         let mut buffer = [0u8; 4096];
         match inotify.read_events(&mut buffer) {
@@ -244,10 +269,18 @@ fn aws_gate_configuration_is_neither_read_nor_migrated() {
     let root = home.path().join(".config/torii");
     let settings = std::fs::read_to_string(root.join("settings.yaml")).unwrap();
     assert!(!settings.contains("max_output_bytes: 7"), "{settings}");
-    assert_eq!(
-        std::fs::read_dir(root.join("providers")).unwrap().count(),
-        0
-    );
+    let installed: Vec<_> = std::fs::read_dir(root.join("providers"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name())
+        .collect();
+    assert_eq!(installed, ["git"], "only what was installed here");
+    for command in ["migrate", "import"] {
+        torii(&[command])
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "unrecognized subcommand '{command}'"
+            )));
+    }
 }
 
 /// The book: protect torii.log like the config root: it is created owner-only.

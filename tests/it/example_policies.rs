@@ -424,3 +424,16 @@ fn the_official_providers_page_names_what_each_package_refuses_and_probes() {
     }
     assert!(missing.is_empty(), "not on the page: {missing:#?}");
 }
+
+/// The book (Configurar Azure): `az` takes only `args`, inherits the CLI's own session with a
+/// 300-second validity cache, and needs two tokens in an accept rule.
+#[test]
+fn az_inherits_its_session_and_is_not_target_aware() {
+    let path = example("az").join("provider.yaml");
+    let provider = torii::registry::parse_provider(&path, &std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(provider.auth.strategy, torii::registry::Strategy::Inherited);
+    assert_eq!(provider.auth.cache_ttl_seconds, 300);
+    assert_eq!(provider.policy.minimum_accept_tokens, 2);
+    assert!(provider.targeting.is_none());
+    assert_eq!(provider.command, "az");
+}

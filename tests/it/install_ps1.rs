@@ -168,17 +168,57 @@ fn install_ps1_is_safe_to_run_in_the_callers_session() {
 
 #[test]
 fn the_release_workflow_runs_install_ps1_on_the_built_archive() {
-    let workflow = std::fs::read_to_string(repo().join(".github/workflows/release.yml")).unwrap();
+    let read = |path: &str| std::fs::read_to_string(repo().join(path)).unwrap();
+    let check = read("scripts/check-install-ps1.ps1");
     for needle in [
         "scripts/release-server.py",
         "$env:TORII_RELEASE_BASE_URL = Get-Content",
         "./install.ps1 -InstallDir $dir -NoPathUpdate",
-        "irm $root/install.ps1 | iex",
+        "powershell -NoProfile -Command \"irm $root/install.ps1 | iex\"",
         "[scriptblock]::Create(",
+    ] {
+        assert!(
+            check.contains(needle),
+            "check-install-ps1.ps1 no longer has: {needle}"
+        );
+    }
+    // Both workflows run that script on the archive they built, before anything else.
+    for workflow in [
+        ".github/workflows/release.yml",
+        ".github/workflows/test.yml",
+    ] {
+        let text = read(workflow);
+        assert!(
+            text.contains("./scripts/package-windows.ps1")
+                && text.contains("./scripts/check-install-ps1.ps1"),
+            "{workflow} no longer packages and installs with install.ps1"
+        );
+    }
+}
+
+/// The book: releases are built by GitHub Actions on a `vX.Y.Z` tag, for Windows with MSVC and
+/// for Linux x86_64 (the host target of an x86_64 Ubuntu runner), each with its checksum,
+/// published together.
+#[test]
+fn releases_are_built_on_a_version_tag_for_both_systems() {
+    let workflow = std::fs::read_to_string(repo().join(".github/workflows/release.yml")).unwrap();
+    let packaging = std::fs::read_to_string(repo().join("scripts/package-release.sh")).unwrap();
+    for needle in [
+        "tags: [\"v[0-9]+.[0-9]+.[0-9]+\"]",
+        "runs-on: ubuntu-latest",
+        "runs-on: windows-latest",
+        "--target x86_64-pc-windows-msvc",
+        "scripts/package-release.sh --tag",
+        "needs: [linux, windows]",
+        "sha256sum -c ./*.sha256",
     ] {
         assert!(
             workflow.contains(needle),
             "release.yml no longer has: {needle}"
         );
     }
+    assert!(
+        packaging.contains("name=\"torii-$tag-linux-x86_64\""),
+        "package-release.sh names another archive"
+    );
 }

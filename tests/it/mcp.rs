@@ -435,6 +435,55 @@ async fn an_active_grant_allows_exactly_its_scope() {
     );
 }
 
+/// The book: an explicit deny wins over a live grant too (a grant is consulted only when no
+/// deny matches), and a grant never changes the policy file.
+#[tokio::test]
+async fn an_explicit_deny_wins_over_a_live_grant_and_grants_never_touch_the_rules() {
+    let (root, fake) = simple_root("echo ran");
+    let args: Vec<String> = ["s3", "rm", "s3://bucket/key"].map(String::from).to_vec();
+    let mut grants = jasper::Grants::empty();
+    grants.push(jasper::GrantEntry::new(
+        crate::common::epoch_now() + 600,
+        jasper::GrantMatcher::exact(&args),
+    ));
+    root.write("providers/cli/grants", &grants.to_yaml());
+    let rules = std::fs::read(root.path().join("providers/cli/rules.yaml")).unwrap();
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    let (result, _) = client.call("cli", json!({ "args": args })).await;
+    client.close().await;
+    assert_eq!(result["decision"]["source"], "explicit-deny", "{result}");
+    assert_eq!(result["decision"]["rule"], "s3 rm", "{result}");
+    assert!(fake.launches().is_empty());
+    assert_eq!(audit_events(&root), ["invoke", "denied-explicit"]);
+    assert_eq!(
+        std::fs::read(root.path().join("providers/cli/rules.yaml")).unwrap(),
+        rules
+    );
+}
+
+/// The book (Snowflake, and every provider with `ignore_args`): a flag ignored for the policy
+/// is never dropped from the command that runs.
+#[tokio::test]
+async fn ignored_flags_still_reach_the_command() {
+    let root = Root::new();
+    install_provider(
+        &root,
+        "cli",
+        &simple_provider(
+            "cli",
+            "policy:\n  ignore_args:\n    flags: [\"--format\"]\n",
+        ),
+        "version: \"1\"\naccept: [\"sql -q\"]\n",
+    );
+    let fake = FakeCli::new(&root, "cli", "echo ran");
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    let args = ["sql", "--format", "json", "-q", "select 1"];
+    let (result, _) = client.call("cli", json!({ "args": args })).await;
+    client.close().await;
+    assert_eq!(result["decision"]["source"], "rules", "{result}");
+    assert_eq!(fake.launches(), vec![args.map(String::from).to_vec()]);
+}
+
 #[tokio::test]
 async fn output_over_the_limit_is_truncated() {
     let (root, fake) = simple_root(

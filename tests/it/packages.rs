@@ -791,3 +791,23 @@ fn catalog_and_packages_over_https_with_a_ca_trusted_only_by_the_test() {
             "the server answered 404 Not Found",
         ));
 }
+
+/// The book: without `TORII_PROVIDER_CATALOG`, `provider search` reads the official index at
+/// raw.githubusercontent.com. Never reached here: the request goes to a closed loopback proxy,
+/// and the error names the address it was for.
+#[test]
+fn the_official_catalog_is_the_default() {
+    let root = Root::new();
+    root.torii()
+        .args(["provider", "search", "aws"])
+        .env_remove("TORII_PROVIDER_CATALOG")
+        .env("HTTPS_PROXY", "http://127.0.0.1:9")
+        .env("https_proxy", "http://127.0.0.1:9")
+        .env("NO_PROXY", "")
+        .env("no_proxy", "")
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "cannot download https://raw.githubusercontent.com/torii-mcp/torii-canon-providers/main/index.yaml",
+        ));
+}
