@@ -600,6 +600,49 @@ fn secrets_are_masked_and_a_multiline_field_stays_bounded() {
     );
 }
 
+/// The live catalogue's AUTH-UI-01 and AUTH-UI-02: a one-field form is compact (it asks for
+/// less height than the four-field one, and well under the maximum), and with four fields every
+/// field and both actions lie inside the window, without scrolling the whole window.
+#[test]
+fn the_authentication_form_is_compact_with_one_field_and_whole_with_four() {
+    set_for_thread(Language::English);
+    let one = auth_window(vec![field("TOKEN", "Token", false)], None, None);
+    let four = auth_window(
+        vec![
+            field("A", "Field A", false),
+            field("B", "Field B", false),
+            field("C", "Field C", false),
+            field("D", "Field D", false),
+        ],
+        None,
+        None,
+    );
+    let (compact, whole) = (one.state().wanted_height, four.state().wanted_height);
+    assert!(
+        compact < whole && whole <= super::widgets::MAX_HEIGHT,
+        "{compact} {whole}"
+    );
+    let inside = |harness: &DrivenHarness<'_>, label: &str| {
+        let rect = driver::node(harness, label).unwrap().rect();
+        rect.min.y >= 0.0
+            && rect.max.y <= harness.state().wanted_height
+            && within_width(harness, label)
+    };
+    for label in ["Token", &au::VALIDATE.to_string(), &au::CANCEL.to_string()] {
+        assert!(inside(&one, label), "one field: {label}");
+    }
+    for label in [
+        "Field A",
+        "Field B",
+        "Field C",
+        "Field D",
+        &au::VALIDATE.to_string(),
+        &au::CANCEL.to_string(),
+    ] {
+        assert!(inside(&four, label), "four fields: {label}");
+    }
+}
+
 #[test]
 fn the_clipboard_fills_declared_fields() {
     let clipboard = "export AWS_ACCESS_KEY_ID=AKIA1\nSET AWS_SECRET_ACCESS_KEY=s3cr3t\n$Env:AWS_REGION=\"sa-east-1\"\nexport OTHER=x\n";

@@ -526,7 +526,7 @@ fn a_lease_window_that_cannot_open_is_not_a_human_denial() {
 /// The book: grants are consulted only after the lease is confirmed. A temporary grant for
 /// `get nodes` on `prod` outlives the lease it was made under: once the lease is cleared, the
 /// same call asks for the lease again (and, denied, runs nothing) instead of running on the
-/// grant.
+/// grant. Making and using the grant never changes `rules.yaml`.
 #[tokio::test]
 async fn a_live_grant_on_an_inactive_alias_still_asks_for_the_lease() {
     let Setup { root, kube } = setup(None);
@@ -546,6 +546,7 @@ async fn a_live_grant_on_an_inactive_alias_still_asks_for_the_lease() {
         ],
     )
     .await;
+    let rules = std::fs::read(root.path().join("providers/kube/rules.yaml")).unwrap();
     let call = json!({"target": "prod", "args": ["get", "nodes"]});
     let (granted, _) = client.call("kube", call.clone()).await;
     assert_eq!(granted["decision"]["source"], "human-grant", "{granted}");
@@ -579,6 +580,11 @@ async fn a_live_grant_on_an_inactive_alias_still_asks_for_the_lease() {
         "the third call must ask for the lease, and nothing else"
     );
     assert_eq!(kube.launches().len(), 2);
+    // A grant made and used never touches the policy.
+    assert_eq!(
+        std::fs::read(root.path().join("providers/kube/rules.yaml")).unwrap(),
+        rules
+    );
 }
 
 /// The book: `target clear` revokes leases only; with the grants revoked too, a process
