@@ -668,9 +668,10 @@ fn the_clipboard_fills_declared_fields() {
     assert_eq!(values.len(), 3);
 }
 
-#[test]
 /// In both languages: the validator runs on a thread of its own, and its refusal is still put
-/// into the window's words.
+/// into the window's words. (The validator is an `sh` script.)
+#[test]
+#[cfg(unix)]
 fn a_refused_candidate_reenables_the_form_and_an_accepted_one_returns() {
     for (language, validating, refused, validated) in [
         (
@@ -691,6 +692,7 @@ fn a_refused_candidate_reenables_the_form_and_an_accepted_one_returns() {
     }
 }
 
+#[cfg(unix)]
 fn refused_then_accepted(validating: &str, refused: &str, validated: &str) {
     let validator = ValidatorSpec {
         program: "/bin/sh".into(),
