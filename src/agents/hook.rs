@@ -107,8 +107,13 @@ impl Context {
 /// What the client is about to do.
 #[derive(Debug)]
 enum Event {
-    /// Run a shell command line.
-    Shell(String),
+    /// Run a shell command line, in one of `bases`: the client's working directory and every
+    /// directory its input names (a client that sends several has one of them right, and the
+    /// hook does not guess which: a path into the root from any of them is denied).
+    Shell {
+        command: String,
+        bases: Vec<PathBuf>,
+    },
     /// Read, write or search the files named (paths and glob patterns of files to read), the
     /// relative ones from `base` (the directory the tool searches, or the working directory);
     /// `listed` are globs of names a tool only lists (`Glob`'s `pattern`).
@@ -139,7 +144,16 @@ pub fn decide(agent: Agent, input: &[u8], context: &Context) -> HookAnswer {
         ));
     }
     match event {
-        Event::Shell(command) => shell(&command, &cwd, context),
+        Event::Shell { command, bases } => {
+            let mut verdicts = bases.iter().map(|base| shell(&command, base, context));
+            let first = verdicts.next().unwrap_or(HookAnswer { deny: None });
+            if first.deny.is_some() {
+                return first;
+            }
+            verdicts
+                .find(|verdict| verdict.deny.is_some())
+                .unwrap_or(first)
+        }
         Event::Files {
             names,
             listed,
@@ -321,13 +335,17 @@ fn event_of(agent: Agent, input: &[u8], cwd: &Path) -> Result<(Event, PathBuf), 
             cwd,
         ));
     }
-    let input = value.pointer(arguments).and_then(Value::as_object);
-    let base = input
-        .and_then(|input| {
-            DIRECTORY_MEMBERS
-                .iter()
-                .find_map(|member| input.get(*member)?.as_str())
-        })
+    // A command at the top of the document (Cursor's) has no arguments object.
+    let input = (!arguments.is_empty())
+        .then(|| value.pointer(arguments))
+        .flatten()
+        .and_then(Value::as_object);
+    let directories = match input {
+        Some(input) => directories(input)?,
+        None => Vec::new(),
+    };
+    let base = directories
+        .first()
         .map_or_else(|| cwd.clone(), |dir| cwd.join(dir));
     let tool = value.get("tool_name").and_then(Value::as_str);
     let shell_tool = tool.is_none_or(|tool| SHELL_TOOLS.contains(&tool));
@@ -335,7 +353,10 @@ fn event_of(agent: Agent, input: &[u8], cwd: &Path) -> Result<(Event, PathBuf), 
     if let Some(command) = command
         && shell_tool
     {
-        return Ok((Event::Shell(shell_line(pointer, command)?), base));
+        let mut bases = vec![cwd.clone()];
+        bases.extend(directories.iter().map(|dir| cwd.join(dir)));
+        let command = shell_line(pointer, command)?;
+        return Ok((Event::Shell { command, bases }, base));
     }
     let (Some(tool), Some(input)) = (tool, input) else {
         return Err(format!("no `{}` field", pointer.trim_start_matches('/')));
@@ -374,6 +395,23 @@ fn event_of(agent: Agent, input: &[u8], cwd: &Path) -> Result<(Event, PathBuf), 
         },
         cwd,
     ))
+}
+
+/// The directories a tool's input names (its [`DIRECTORY_MEMBERS`]), in that order. One that
+/// only a shell could resolve (`~`, `$VAR`) cannot be checked, and is refused.
+fn directories(input: &serde_json::Map<String, Value>) -> Result<Vec<String>, String> {
+    let mut found = Vec::new();
+    for member in DIRECTORY_MEMBERS {
+        if let Some(Value::String(dir)) = input.get(*member) {
+            if dir.starts_with('~') || dir.contains('$') {
+                return Err(format!(
+                    "`{member}` names a directory through the shell ({dir:?}); give it as a path"
+                ));
+            }
+            found.push(dir.clone());
+        }
+    }
+    Ok(found)
 }
 
 /// The files a Codex patch adds, updates, deletes or moves to.

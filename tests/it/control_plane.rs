@@ -661,6 +661,51 @@ fn antigravity_paths_are_read_from_the_commands_directory() {
     assert!(out.contains("\"ask\""), "{out}");
 }
 
+/// Review of the fix above: a second directory in the input (`path` beside `Cwd`, a tool
+/// input's `path` beside the client's `cwd`, a top-level member in Cursor's event) chose the
+/// base and let the root through; and a directory only a shell can resolve (`~`) was joined
+/// literally. Every directory the input names is now a base, and a `~` or `$` one is refused.
+#[test]
+fn a_shell_line_is_read_from_every_directory_its_input_names() {
+    let layout = Layout::new();
+    let hooks_dir = layout.setup.home.join(".gemini/config");
+    std::fs::create_dir_all(&hooks_dir).unwrap();
+    let command = "cat providers/kubectl/rules.yaml";
+    let cases = [
+        (
+            "antigravity",
+            json!({"toolCall": {"name": "run_command",
+                "args": {"CommandLine": command, "Cwd": layout.pinned, "path": "/tmp"}}}),
+        ),
+        (
+            "antigravity",
+            json!({"toolCall": {"name": "run_command",
+                "args": {"CommandLine": command, "Cwd": "~/.config/torii"}},
+                "workspacePaths": [layout.project]}),
+        ),
+        (
+            "claude",
+            json!({"hook_event_name": "PreToolUse", "tool_name": "Bash",
+                "tool_input": {"command": command, "path": "/tmp"}, "cwd": layout.pinned}),
+        ),
+        (
+            "gemini",
+            json!({"hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
+                "tool_input": {"command": command, "path": "/tmp", "dir_path": layout.pinned},
+                "cwd": layout.project}),
+        ),
+        (
+            "cursor",
+            json!({"hook_event_name": "beforeShellExecution", "command": command,
+                "cwd": layout.pinned, "workdir": "/tmp"}),
+        ),
+    ];
+    for (agent, input) in cases {
+        let out = hook_at(&layout.setup, &layout.pinned, &hooks_dir, agent, &input);
+        assert!(reason(agent, &out).is_some(), "{agent}: {input} -> {out}");
+    }
+}
+
 /// Moving the root aside used to turn the guard off (regression): a hook whose pinned root is
 /// missing denies everything and says how to restore or remove it.
 #[test]
