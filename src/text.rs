@@ -11,11 +11,12 @@ use regex::Regex;
 
 /// Control characters (Cc: line breaks, NEL, escape), format characters (Cf: bidi embeddings,
 /// overrides and isolates, zero-width joiners, U+FEFF), the line and paragraph separators
-/// U+2028 and U+2029 (Zl, Zp), and code points with no meaning yet (Cn) or a private one (Co),
-/// which a reader may render as anything.
+/// U+2028 and U+2029 (Zl, Zp), code points with no meaning yet (Cn) or a private one (Co),
+/// which a reader may render as anything, and the letters and symbols drawn as nothing (the
+/// Hangul fillers U+115F, U+1160, U+3164, U+FFA0 and the blank braille pattern U+2800).
 static DECEPTIVE: LazyLock<Regex> = LazyLock::new(|| {
     // A constant pattern of Unicode classes the regex crate always knows.
-    Regex::new(r"[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cn}\p{Co}]")
+    Regex::new(r"[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cn}\p{Co}\x{115F}\x{1160}\x{3164}\x{FFA0}\x{2800}]")
         .unwrap_or_else(|_| unreachable!("the pattern is a constant"))
 });
 
@@ -66,7 +67,7 @@ mod tests {
     fn separators_controls_and_format_characters_are_deceptive() {
         for c in [
             '\n', '\r', '\u{0085}', '\u{2028}', '\u{2029}', '\u{202E}', '\u{2066}', '\u{200B}',
-            '\u{FEFF}', '\u{061C}', '\u{E000}',
+            '\u{FEFF}', '\u{061C}', '\u{E000}', '\u{3164}', '\u{FFA0}', '\u{115F}', '\u{2800}',
         ] {
             assert!(is_deceptive(c), "{c:?}");
         }

@@ -113,21 +113,28 @@ impl Human {
     /// [`MAX_CLIENT_NAME`] characters.
     pub fn client_is(&self, name: &str) {
         if self.client.get().is_none() {
+            // Letters, digits, punctuation and plain spaces: nothing blank-looking, combining or
+            // invisible that could push the server's part out of view.
             let shown: String = name
                 .chars()
-                .filter(|c| !crate::text::is_deceptive(*c))
+                .filter(|c| {
+                    (c.is_alphanumeric() && !crate::text::is_deceptive(*c))
+                        || c.is_ascii_punctuation()
+                        || *c == ' '
+                })
                 .take(MAX_CLIENT_NAME)
                 .collect();
             let _ = self.client.set(shown);
         }
     }
 
-    /// Who asks, as the console shows it above a question: the client, when it said its name,
-    /// and this server's process.
+    /// Who asks, as the console shows it above a question: this server's process first, then
+    /// the name its client gave itself, quoted (the client chose it: it is a claim, not an
+    /// identity).
     fn asker(&self) -> String {
         let process = std::process::id();
         match self.client.get().filter(|name| !name.trim().is_empty()) {
-            Some(client) => format!("{client} (torii server, process {process})"),
+            Some(client) => format!("torii server, process {process}, for the client \"{client}\""),
             None => format!("torii server, process {process}"),
         }
     }
@@ -251,5 +258,41 @@ pub(super) fn auth_request(request: &CollectRequest) -> AuthRequest {
         scope: request.scope.clone(),
         fields: request.fields.iter().map(FieldSpec::from).collect(),
         validator: request.validator.as_ref().map(ValidatorSpec::from),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The client chose its name: shown quoted after the server's process, without anything
+    /// that looks blank, combines, hides or breaks the line, and within a bound.
+    #[test]
+    fn the_client_name_is_a_quoted_claim_of_plain_characters() {
+        let human = Human::from_env(std::path::Path::new("/nonexistent"), Approval::Auto);
+        human.client_is(
+            "Claude\u{3164}\u{2800}\u{0301}\u{202e}Code\n\"x\" (torii server, process 1)",
+        );
+        human.client_is("second name, ignored");
+        let process = std::process::id();
+        assert_eq!(
+            human.asker(),
+            format!(
+                "torii server, process {process}, for the client \
+                 \"ClaudeCode\"x\" (torii server, process 1)\""
+            )
+        );
+        let long = Human::from_env(std::path::Path::new("/nonexistent"), Approval::Auto);
+        long.client_is(&"a".repeat(500));
+        assert_eq!(
+            long.asker(),
+            format!(
+                "torii server, process {process}, for the client \"{}\"",
+                "a".repeat(64)
+            )
+        );
+        let unnamed = Human::from_env(std::path::Path::new("/nonexistent"), Approval::Auto);
+        unnamed.client_is(" \u{3164} ");
+        assert_eq!(unnamed.asker(), format!("torii server, process {process}"));
     }
 }

@@ -165,7 +165,13 @@ fn build_command(launch: &Launch) -> Result<Command, RunError> {
 /// checking first gives an error that names it. A plain function of the path and the
 /// arguments, so that the rule is tested on every system; it applies on Windows only.
 pub fn batch_argument_refused(program: &Path, args: &[String]) -> Option<usize> {
-    let is_batch = program
+    // Windows ignores trailing dots and spaces in a file name: `az.cmd.` is `az.cmd`.
+    let name = program
+        .file_name()
+        .and_then(|name| name.to_str())
+        .unwrap_or("")
+        .trim_end_matches(['.', ' ']);
+    let is_batch = Path::new(name)
         .extension()
         .and_then(|extension| extension.to_str())
         .is_some_and(|extension| {
@@ -268,7 +274,13 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         let data = args(&["&", "|", "^", ">", "%PATH%", "!PATH!", "a b", "\"", "é"]);
-        for program in ["C:\\az\\az.cmd", "C:\\x\\y.BAT", "run.Cmd"] {
+        for program in [
+            "C:\\az\\az.cmd",
+            "C:\\x\\y.BAT",
+            "run.Cmd",
+            "az.cmd.",
+            "az.cmd . ",
+        ] {
             let program = Path::new(program);
             assert_eq!(batch_argument_refused(program, &data), None);
             assert_eq!(

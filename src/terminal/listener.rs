@@ -17,8 +17,9 @@ use crate::prompt::{Answer, Request};
 
 /// How long the console waits for a connection before it looks at the keys again.
 pub const POLL: Duration = Duration::from_millis(100);
-/// How long a connected server has to send its two lines.
-const READ_DEADLINE: Duration = Duration::from_secs(5);
+/// How long a connected server has to send its two lines. A server writes both at once; a
+/// connection that sends nothing (another process of this user) holds the console no longer.
+const READ_DEADLINE: Duration = Duration::from_secs(1);
 /// How long an answer may take to reach its server, and the server to take it.
 const SEND_DEADLINE: Duration = Duration::from_secs(5);
 /// How long the console lets its runtime take in what happened on a connection.

@@ -155,9 +155,11 @@ async fn the_console_allows_once_and_denies_what_the_human_denies() {
         screen.contains("[1] run") && screen.contains("[2] --fast"),
         "{screen}"
     );
-    // The client named itself in `initialize` (rmcp's default name): the human sees who asks.
+    // The server first, then the name the client gave itself in `initialize` (rmcp's default),
+    // quoted: the human sees who asks, and that the name is the client's claim.
     assert!(
-        screen.contains("asked by rmcp (torii server, process"),
+        screen.contains("asked by torii server, process ")
+            && screen.contains(", for the client \"rmcp\""),
         "{screen}"
     );
     console.keys(&["o", "Space", "Enter"]);
