@@ -305,25 +305,44 @@ mod tests {
         }
     }
 
+    /// A server of `root` asking `lease()` on a thread of its own, as `asker`, for at most
+    /// `patience` (the call is cancelled after it): its answer, or `None` when cancelled.
+    fn server_asking(
+        root: &Path,
+        asker: &'static str,
+        patience: Duration,
+    ) -> std::thread::JoinHandle<Option<Result<crate::prompt::LeaseAnswer, String>>> {
+        let address = ConsoleAddress::of_root(root);
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async {
+                tokio::time::timeout(patience, address.ask(&lease(), asker))
+                    .await
+                    .ok()
+                    .map(|answer| answer.map_err(|error| error.to_string()))
+            })
+        })
+    }
+
     #[test]
     fn a_server_asks_and_gets_the_answer_the_console_sends() {
         use crate::prompt::LeaseAnswer;
         let root = tempfile::tempdir().unwrap();
         let mut listener = Listener::bind(root.path()).unwrap();
-        let address = ConsoleAddress::of_root(root.path());
-        let server = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            runtime.block_on(address.ask(&lease(), "client\u{1b}[2J (torii server)"))
-        });
+        let server = server_asking(
+            root.path(),
+            "client\u{1b}[2J (torii server)",
+            Duration::from_secs(30),
+        );
         let question = question(&mut listener);
         assert_eq!(question.request, Request::TargetLease(lease()));
         assert_eq!(question.asker, "client\\u{1b}[2J (torii server)");
         assert!(!question.gone());
         question.send(Answer::TargetLease(LeaseAnswer::Add { minutes: 5 }));
-        let answer = server.join().unwrap().unwrap();
+        let answer = server.join().unwrap().unwrap().unwrap();
         assert_eq!(answer, LeaseAnswer::Add { minutes: 5 });
     }
 
@@ -331,21 +350,13 @@ mod tests {
     fn a_question_whose_server_left_is_gone() {
         let root = tempfile::tempdir().unwrap();
         let mut listener = Listener::bind(root.path()).unwrap();
-        let address = ConsoleAddress::of_root(root.path());
-        let server = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            // The call is cancelled while the human decides: its future is dropped.
-            runtime.block_on(async {
-                tokio::time::timeout(Duration::from_millis(300), address.ask(&lease(), "x"))
-                    .await
-                    .is_err()
-            })
-        });
+        // The call is cancelled while the human decides: its future is dropped.
+        let server = server_asking(root.path(), "x", Duration::from_millis(300));
         let question = question(&mut listener);
-        assert!(server.join().unwrap(), "the server waited for the human");
+        assert!(
+            server.join().unwrap().is_none(),
+            "the server waited for the human"
+        );
         assert!(question.gone());
     }
 

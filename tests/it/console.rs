@@ -258,28 +258,7 @@ async fn a_console_that_leaves_mid_question_denies_and_without_one_the_headless_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs tmux; run by ./scripts/test.sh"]
 async fn a_lease_added_at_the_console_is_confirmed_by_typing_the_alias() {
-    let root = Root::new();
-    install_provider(
-        &root,
-        "kube",
-        "version: \"1\"\nname: kube\ntool: kube\ndescription: k\ncommand: kube\ntargeting:\n  mode: kubectl_context\n",
-        "version: \"1\"\ndeny: []\naccept: [\"get pods\"]\n",
-    );
-    install_provider(
-        &root,
-        "idp",
-        "version: \"1\"\nname: idp\ntool: idp\ndescription: i\ncommand: idp\n",
-        "version: \"1\"\n",
-    );
-    for (alias, context) in [("lab", "ctx-lab"), ("prod", "ctx-prod")] {
-        root.write(
-            &format!("providers/kube/targets/{alias}/target.yaml"),
-            &format!(
-                "version: \"1\"\nname: {alias}\ncontext: {context}\nidentity:\n  provider: idp\n"
-            ),
-        );
-    }
-    let kube = FakeCli::new(&root, "kube", "echo pods");
+    let (root, kube) = kube_root();
     root.torii_at_terminal()
         .args(["target", "activate", "kube", "lab", "--for", "5"])
         .assert()
@@ -302,7 +281,7 @@ async fn a_lease_added_at_the_console_is_confirmed_by_typing_the_alias() {
     console.wait_for("r: replace");
     console.keys(&["a", "p", "r", "o", "d", "Enter"]);
     let result = answered(call).await;
-    assert_eq!(result["execution"]["stdout"], "pods\n", "{result}");
+    assert_eq!(result["execution"]["stdout"], "ran\n", "{result}");
     client.close().await;
     // Added, not replaced: `lab` stays active beside `prod`.
     let log = crate::common::audit_lines(&root).join("\n");
@@ -315,7 +294,7 @@ async fn a_lease_added_at_the_console_is_confirmed_by_typing_the_alias() {
         .call("kube", json!({"target": "lab", "args": ["get", "pods"]}))
         .await;
     client.close().await;
-    assert_eq!(lab["execution"]["stdout"], "pods\n", "{lab}");
+    assert_eq!(lab["execution"]["stdout"], "ran\n", "{lab}");
 }
 
 /// Issue 36: a session collected at the console. The secret is typed, refused by the
