@@ -104,6 +104,8 @@ pub struct Hook {
     shape: HookShape,
     /// Where the event's JSON carries the shell command line.
     pub command_pointer: &'static str,
+    /// Where it names the tool about to run (absent for a client with shell events only).
+    pub tool_pointer: &'static str,
     /// The tools the hook sees, as `agent status` and `doctor` name them.
     pub sees: &'static str,
     /// Whether file tools are among them (else the shell alone).
@@ -176,6 +178,7 @@ pub const FACTS: [Facts; 9] = [
             file: (CODEX_HOME, "hooks.json"),
             shape: HookShape::Matcher(CODEX_MATCHER),
             command_pointer: "/tool_input/command",
+            tool_pointer: "/tool_name",
             sees: "Bash (exec_command), apply_patch, view_image",
             sees_files: true,
             answer: AnswerFormat::PermissionDecision,
@@ -197,6 +200,7 @@ pub const FACTS: [Facts; 9] = [
             file: (CLAUDE_HOME, "settings.json"),
             shape: HookShape::Matcher(CLAUDE_MATCHER),
             command_pointer: "/tool_input/command",
+            tool_pointer: "/tool_name",
             sees: "Bash, Read, Write, Edit, MultiEdit, NotebookEdit, Glob, Grep",
             sees_files: true,
             answer: AnswerFormat::PermissionDecision,
@@ -217,6 +221,7 @@ pub const FACTS: [Facts; 9] = [
             file: (GEMINI_HOME, "settings.json"),
             shape: HookShape::Matcher(GEMINI_MATCHER),
             command_pointer: "/tool_input/command",
+            tool_pointer: "/tool_name",
             sees: "run_shell_command, read_file, write_file, replace, read_many_files, glob, \
                    grep_search, list_directory",
             sees_files: true,
@@ -238,6 +243,7 @@ pub const FACTS: [Facts; 9] = [
             file: (CURSOR_HOME, "hooks.json"),
             shape: HookShape::Cursor,
             command_pointer: "/command",
+            tool_pointer: "/tool_name",
             sees: "beforeShellExecution",
             sees_files: false,
             answer: AnswerFormat::Cursor,
@@ -258,8 +264,9 @@ pub const FACTS: [Facts; 9] = [
             file: (ANTIGRAVITY_HOME, "hooks.json"),
             shape: HookShape::AntigravityGroup,
             command_pointer: "/toolCall/args/CommandLine",
-            sees: "run_command",
-            sees_files: false,
+            tool_pointer: "/toolCall/name",
+            sees: "run_command, view_file, write_to_file, replace_file_content",
+            sees_files: true,
             answer: AnswerFormat::DecisionOrAsk,
         }),
         needs_extension: false,
@@ -722,6 +729,11 @@ pub const GEMINI_MATCHER: &str = "^(run_shell_command|read_file|write_file|repla
 /// `apply_patch` and `view_image` (it reads files through the shell).
 pub const CODEX_MATCHER: &str = "Bash|apply_patch|view_image";
 
+/// The same in Antigravity: its terminal tool and the file tools its agent harness offers (the
+/// names and arguments of `google-antigravity` 0.1.22's harness), and the IDE's directory and
+/// search tools. A regular expression, anchored: a matcher of one name matches it exactly.
+pub const ANTIGRAVITY_MATCHER: &str = "^(run_command|view_file|write_to_file|replace_file_content|list_dir|grep_search|find_by_name)$";
+
 /// The hook's managed places for `agent` (`None`: the client has no pre-shell event).
 pub fn hook_placements(
     agent: Agent,
@@ -763,7 +775,7 @@ pub fn hook_placements(
             json!({
                 "enabled": true,
                 hook.event: [{
-                    "matcher": "run_command",
+                    "matcher": ANTIGRAVITY_MATCHER,
                     "hooks": [{"type": "command", "command": command, "timeout": 30}],
                 }],
             }),

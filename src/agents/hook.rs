@@ -264,7 +264,8 @@ fn invalid_input(why: &str) -> String {
 }
 
 /// Input members that hold a path, a directory or a glob of files to read in the clients'
-/// file tools (Claude Code, Gemini CLI and its older parameter names, Codex's `view_image`).
+/// file tools (Claude Code, Gemini CLI and its older parameter names, Codex's `view_image`,
+/// Antigravity's PascalCase arguments).
 const PATH_MEMBERS: &[&str] = &[
     "file_path",
     "notebook_path",
@@ -276,6 +277,12 @@ const PATH_MEMBERS: &[&str] = &[
     "include",
     "include_pattern",
     "glob",
+    "AbsolutePath",
+    "TargetFile",
+    "DirectoryPath",
+    "SearchPath",
+    "SearchDirectory",
+    "Includes",
 ];
 
 /// Input members that hold the directory a tool works in: where a search starts, where a
@@ -286,15 +293,16 @@ const DIRECTORY_MEMBERS: &[&str] = &["path", "dir_path", "directory", "workdir",
 /// Cursor or Antigravity, sends shell events only).
 const SHELL_TOOLS: &[&str] = &[
     "Bash",
+    "run_command",
     "run_shell_command",
     "exec_command",
     "shell",
     "local_shell",
 ];
 
-/// Tools whose `pattern` is a glob of names to list (in the other search tools it is a regular
-/// expression over the files' content).
-const GLOB_TOOLS: &[&str] = &["Glob", "glob"];
+/// Tools whose `pattern` (Antigravity: `Pattern`) is a glob of names to list (in the other
+/// search tools it is a regular expression over the files' content).
+const GLOB_TOOLS: &[&str] = &["Glob", "glob", "find_by_name"];
 
 /// The event the client is about to run, and its working directory (`cwd` when the client
 /// gives none).
@@ -347,7 +355,12 @@ fn event_of(agent: Agent, input: &[u8], cwd: &Path) -> Result<(Event, PathBuf), 
     let base = directories
         .first()
         .map_or_else(|| cwd.clone(), |dir| cwd.join(dir));
-    let tool = value.get("tool_name").and_then(Value::as_str);
+    let tool_pointer = agent
+        .facts()
+        .hook
+        .as_ref()
+        .map_or("/tool_name", |hook| hook.tool_pointer);
+    let tool = value.pointer(tool_pointer).and_then(Value::as_str);
     let shell_tool = tool.is_none_or(|tool| SHELL_TOOLS.contains(&tool));
     let command = value.pointer(pointer);
     if let Some(command) = command
@@ -364,7 +377,7 @@ fn event_of(agent: Agent, input: &[u8], cwd: &Path) -> Result<(Event, PathBuf), 
     let command = command
         .map(|command| shell_line(pointer, command))
         .transpose()?;
-    let listed = match input.get("pattern") {
+    let listed = match input.get("pattern").or_else(|| input.get("Pattern")) {
         Some(Value::String(pattern)) if GLOB_TOOLS.contains(&tool) => {
             vec![pattern.clone()]
         }

@@ -139,7 +139,17 @@ async def converse(args):
         models=[types.ModelTarget(name=args.model, types=[types.ModelType.TEXT],
                                   endpoint=endpoint)],
         capabilities=types.CapabilitiesConfig(
-            enabled_tools=[types.BuiltinTools.RUN_COMMAND],
+            # The terminal and the local file tools, which Torii's hook guards; nothing that
+            # reaches the network.
+            enabled_tools=[
+                types.BuiltinTools.RUN_COMMAND,
+                types.BuiltinTools.VIEW_FILE,
+                types.BuiltinTools.CREATE_FILE,
+                types.BuiltinTools.EDIT_FILE,
+                types.BuiltinTools.LIST_DIR,
+                types.BuiltinTools.FIND_FILE,
+                types.BuiltinTools.SEARCH_DIR,
+            ],
             enable_subagents=False,
         ),
         # The stand-in answers at once or not at all: fail fast rather than retry until the

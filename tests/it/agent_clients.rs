@@ -756,6 +756,21 @@ fn antigravity_call(line: &str, cwd: &Path) -> Vec<String> {
     .to_vec()
 }
 
+/// The stand-in's arguments for a model that asks Antigravity's file tool `tool` with `input`.
+fn antigravity_tool(tool: &str, input: &serde_json::Value) -> Vec<String> {
+    let input = input.to_string();
+    [
+        "--command",
+        "true",
+        "--tool",
+        tool,
+        "--input",
+        input.as_str(),
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
 /// One Antigravity turn against `standin`: the SDK's harness, headless, through
 /// tests/e2e/antigravity_sdk_driver.py (allow-all policy, so only a hook can stop a command),
 /// in a clean environment with the fake `kubectl` first on PATH. The driver's summary.
@@ -811,8 +826,7 @@ fn antigravity_runs_the_hook_and_the_model_gets_the_deny_reason() {
     let python = antigravity_python();
     // Antigravity is no npm client: the scene's `client` is not used.
     let scene = Scene::new(Path::new("/no-npm-client"));
-    let turn_in = |name: &str, line: &str, cwd: &Path| {
-        let call = antigravity_call(line, cwd);
+    let turn_with = |name: &str, call: Vec<String>| {
         let args: Vec<&str> = call.iter().map(String::as_str).collect();
         let standin = Standin::start_with(&scene, &format!("antigravity-{name}"), &args);
         let what = format!("antigravity {name}");
@@ -820,6 +834,7 @@ fn antigravity_runs_the_hook_and_the_model_gets_the_deny_reason() {
         standin.assert_turn(&format!("{what}: {summary}"));
         (standin, summary)
     };
+    let turn_in = |name: &str, line: &str, cwd: &Path| turn_with(name, antigravity_call(line, cwd));
     let turn = |name: &str, line: &str| turn_in(name, line, &scene.project);
 
     let (control, summary) = turn("control", "kubectl get pods");
@@ -900,4 +915,34 @@ fn antigravity_runs_the_hook_and_the_model_gets_the_deny_reason() {
         in_root.requests()
     );
     assert!(!leak.exists(), "the policy was copied out\n{summary}");
+
+    // Its file tools go through the hook too: reading or rewriting the policy is refused, and
+    // the file is unchanged.
+    let rules_path = scene.setup.root.path().join("providers/kubectl/rules.yaml");
+    let rules = std::fs::read_to_string(&rules_path).unwrap();
+    for (name, tool, input) in [
+        (
+            "view-root",
+            "view_file",
+            serde_json::json!({"AbsolutePath": rules_path}),
+        ),
+        (
+            "write-root",
+            "write_to_file",
+            serde_json::json!({"TargetFile": rules_path, "CodeContent": "accept: [\"*\"]\n",
+                "Overwrite": true, "Description": "x"}),
+        ),
+    ] {
+        let (refused, summary) = turn_with(name, antigravity_tool(tool, &input));
+        assert!(
+            refused.requests().contains("denied by pre-tool hook"),
+            "{name}: {summary}\n{}",
+            refused.requests()
+        );
+        assert_eq!(
+            std::fs::read_to_string(&rules_path).unwrap(),
+            rules,
+            "{name}"
+        );
+    }
 }

@@ -1107,8 +1107,10 @@ fn antigravity_hook_installs_beside_the_humans_groups_and_uninstalls_byte_for_by
     );
     let group = &installed["torii-provider-boundary"];
     assert_eq!(group["enabled"], true, "{installed}");
+    // Anchored: its terminal tool and its file tools, each matched whole.
     assert_eq!(
-        group["PreToolUse"][0]["matcher"], "run_command",
+        group["PreToolUse"][0]["matcher"],
+        "^(run_command|view_file|write_to_file|replace_file_content|list_dir|grep_search|find_by_name)$",
         "{installed}"
     );
     let handler = &group["PreToolUse"][0]["hooks"][0];

@@ -706,6 +706,59 @@ fn a_shell_line_is_read_from_every_directory_its_input_names() {
     }
 }
 
+/// Antigravity's file tools (as its harness names them, with PascalCase arguments) reach the
+/// hook too: reading, writing or replacing a file of the root, by an absolute path or one
+/// relative to the workspace, is denied; a file of the project is not.
+#[test]
+fn antigravity_file_tools_are_kept_out_of_the_root() {
+    let layout = Layout::new();
+    let hooks_dir = layout.setup.home.join(".gemini/config");
+    std::fs::create_dir_all(&hooks_dir).unwrap();
+    let rules = layout.pinned.join("providers/kubectl/rules.yaml");
+    let event = |tool: &str, args: Value, workspace: &Path| json!({"toolCall": {"name": tool, "args": args}, "workspacePaths": [workspace]});
+    for input in [
+        event("view_file", json!({"AbsolutePath": rules}), &layout.project),
+        event(
+            "write_to_file",
+            json!({"TargetFile": rules, "CodeContent": "accept: [\"*\"]"}),
+            &layout.project,
+        ),
+        event(
+            "replace_file_content",
+            json!({"TargetFile": "providers/kubectl/rules.yaml", "TargetContent": "x"}),
+            &layout.pinned,
+        ),
+        event(
+            "list_dir",
+            json!({"DirectoryPath": layout.pinned}),
+            &layout.project,
+        ),
+    ] {
+        let out = hook_at(
+            &layout.setup,
+            &layout.pinned,
+            &hooks_dir,
+            "antigravity",
+            &input,
+        );
+        let reason = reason("antigravity", &out).unwrap_or_else(|| panic!("{input}: {out}"));
+        assert!(reason.contains("names Torii's configuration"), "{reason}");
+    }
+    let readme = event(
+        "view_file",
+        json!({"AbsolutePath": layout.project.join("README.md")}),
+        &layout.project,
+    );
+    let out = hook_at(
+        &layout.setup,
+        &layout.pinned,
+        &hooks_dir,
+        "antigravity",
+        &readme,
+    );
+    assert!(out.contains("\"ask\""), "{out}");
+}
+
 /// Moving the root aside used to turn the guard off (regression): a hook whose pinned root is
 /// missing denies everything and says how to restore or remove it.
 #[test]
