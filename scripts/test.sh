@@ -71,6 +71,24 @@ if [[ ! -x $BIN/kubectl ]]; then
 fi
 "$BIN/kubectl" version --client >/dev/null
 
+# The GitHub CLI from Debian's package, unpacked without installing it (no root needed); a
+# machine whose apt knows no `gh` package (a bare CI image) uses the one on its PATH.
+step "gh (the GitHub CLI, Debian's package unpacked into $TOOLS/gh)"
+if [[ ! -x $TOOLS/gh/usr/bin/gh ]]; then
+  deb_dir=$(mktemp -d)
+  if (cd "$deb_dir" && apt-get download gh >/dev/null 2>&1); then
+    dpkg-deb -x "$deb_dir"/gh_*.deb "$TOOLS/gh"
+  elif ! command -v gh >/dev/null; then
+    echo "cannot download Debian's gh package, and no gh is on PATH" >&2
+    exit 1
+  fi
+  rm -rf "$deb_dir"
+fi
+if [[ -x $TOOLS/gh/usr/bin/gh ]]; then
+  ln -sf "$TOOLS/gh/usr/bin/gh" "$BIN/gh"
+fi
+gh --version >/dev/null
+
 step "Node.js clients (the TypeScript MCP SDK, the agent CLIs) in $TOOLS/node"
 mkdir -p "$TOOLS/node"
 # No install script runs (some would download or compile); the two that only put the agent

@@ -31,8 +31,9 @@ pub struct Probe {
 }
 
 impl Probe {
-    /// `probe` with `--output json` appended unless it already chooses an output, then the
-    /// binding's own arguments (e.g. `--profile`).
+    /// `probe` with its JSON arguments (`--output json` unless it names others) appended
+    /// unless it already chooses an output, then the binding's own arguments (e.g.
+    /// `--profile`).
     pub fn new(
         probe: &IdentityProbe,
         ttl_seconds: u64,
@@ -46,7 +47,10 @@ impl Probe {
             .iter()
             .any(|arg| arg == "-o" || arg == "--output" || arg.starts_with("--output="));
         if !chooses_output {
-            args.extend(["--output".to_string(), "json".to_string()]);
+            match &probe.json_args {
+                Some(json_args) => args.extend(json_args.iter().cloned()),
+                None => args.extend(["--output".to_string(), "json".to_string()]),
+            }
         }
         args.extend(binding_args);
         Ok(Self {

@@ -59,7 +59,15 @@ mod tests {
     fn every_official_package_is_built_in() {
         assert_eq!(
             super::names(),
-            ["aws", "aws-profile", "az", "kubeconfig", "kubectl", "snow"]
+            [
+                "aws",
+                "aws-profile",
+                "az",
+                "gh",
+                "kubeconfig",
+                "kubectl",
+                "snow"
+            ]
         );
     }
 }

@@ -246,6 +246,11 @@ pub struct IdentityProbe {
     /// Defaults to `auth.cache_ttl_seconds`; see [`Auth::identity_ttl_seconds`].
     #[serde(default, deserialize_with = "strict_yaml::optional_whole_number")]
     pub cache_ttl_seconds: Option<u64>,
+    /// What makes the command print JSON, appended unless `args` already choose an output:
+    /// `--output json` when absent (the AWS and Azure CLIs, kubectl); `[]` for a command that
+    /// prints JSON anyway (`gh api user`) and would refuse an option it does not know.
+    #[serde(default)]
+    pub json_args: Option<Vec<String>>,
 }
 
 /// `environment`: persistent, non-secret variables for the child.

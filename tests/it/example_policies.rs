@@ -10,7 +10,15 @@ use jasper::{Decision, Policy, RulesFile};
 use crate::common::Root;
 use crate::pack::example;
 
-const PACKAGES: [&str; 6] = ["aws", "aws-profile", "kubectl", "kubeconfig", "az", "snow"];
+const PACKAGES: [&str; 7] = [
+    "aws",
+    "aws-profile",
+    "kubectl",
+    "kubeconfig",
+    "az",
+    "snow",
+    "gh",
+];
 
 /// The readonly setup of `package`, compiled with the package's provider settings.
 fn readonly(package: &str) -> (RulesFile, Policy) {
