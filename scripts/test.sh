@@ -89,6 +89,16 @@ if [[ -x $TOOLS/gh/usr/bin/gh ]]; then
 fi
 gh --version >/dev/null
 
+# The Google Cloud CLI is not in Debian's archive nor on PyPI: the tests use the machine's own
+# (Debian's google-cloud-cli from Google's repository on these machines; preinstalled on
+# GitHub's runners).
+step "gcloud (the machine's Google Cloud CLI)"
+if ! command -v gcloud >/dev/null; then
+  echo "gcloud is not on PATH: install the Google Cloud CLI (the google-cloud-cli package)" >&2
+  exit 1
+fi
+CLOUDSDK_CONFIG=$(mktemp -d) gcloud --version >/dev/null
+
 step "Node.js clients (the TypeScript MCP SDK, the agent CLIs) in $TOOLS/node"
 mkdir -p "$TOOLS/node"
 # No install script runs (some would download or compile); the two that only put the agent

@@ -83,7 +83,9 @@ impl Probe {
         }
         let json: Value =
             serde_json::from_str(&execution.stdout).map_err(|_| "the probe output is not JSON")?;
-        match json.get(&self.field) {
+        // `core.account`: a member of a member (gcloud nests its properties by section).
+        let pointer = format!("/{}", self.field.replace('.', "/"));
+        match json.pointer(&pointer) {
             Some(Value::String(text)) => Ok(text.clone()),
             Some(Value::Number(number)) => Ok(number.to_string()),
             _ => Err("the probe output lacks the identity field"),

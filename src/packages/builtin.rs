@@ -63,6 +63,7 @@ mod tests {
                 "aws",
                 "aws-profile",
                 "az",
+                "gcloud",
                 "gh",
                 "kubeconfig",
                 "kubectl",

@@ -241,7 +241,8 @@ pub struct IdentityProbe {
     pub command: String,
     #[serde(default)]
     pub args: Vec<String>,
-    /// Top-level JSON field holding the identity (e.g. `Account`).
+    /// JSON field holding the identity: top-level (`Account`), or a dotted path into nested
+    /// objects (`core.account`).
     pub field: String,
     /// Defaults to `auth.cache_ttl_seconds`; see [`Auth::identity_ttl_seconds`].
     #[serde(default, deserialize_with = "strict_yaml::optional_whole_number")]

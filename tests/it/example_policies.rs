@@ -10,7 +10,7 @@ use jasper::{Decision, Policy, RulesFile};
 use crate::common::Root;
 use crate::pack::example;
 
-const PACKAGES: [&str; 7] = [
+const PACKAGES: [&str; 8] = [
     "aws",
     "aws-profile",
     "kubectl",
@@ -18,6 +18,7 @@ const PACKAGES: [&str; 7] = [
     "az",
     "snow",
     "gh",
+    "gcloud",
 ];
 
 /// The readonly setup of `package`, compiled with the package's provider settings.

@@ -1808,3 +1808,169 @@ fn gh_refuses_every_hostile_vector() {
     // A write the human may still approve in a window.
     assert_decisions(&gh, &[(&["issue", "create", "--title", "x"], "unresolved")]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// gcloud
+
+/// Another account, impersonation, configuration, project, universe (every endpoint), tokens
+/// from files, flags from a file, HTTP logs, printed tokens, secrets, keys, shells, copies and
+/// local files uploaded. gcloud (528) abbreviates no option and reads `--opt=value` anywhere on
+/// the line, global flags included (`tests/it/gcloud_real.rs` checks that against gcloud).
+const GCLOUD_HOSTILE: &[&[&str]] = &[
+    &["projects", "list", "--account", "admin@corp.example"],
+    &["projects", "list", "--account=admin@corp.example"],
+    &["--account=admin@corp.example", "projects", "list"],
+    &[
+        "projects",
+        "list",
+        "--impersonate-service-account",
+        "owner@p.iam.gserviceaccount.com",
+    ],
+    &[
+        "projects",
+        "list",
+        "--impersonate-service-account=owner@p.iam.gserviceaccount.com",
+    ],
+    &["projects", "list", "--configuration", "prod"],
+    &["projects", "list", "--configuration=prod"],
+    &["compute", "instances", "list", "--project", "other-tenant"],
+    &["compute", "instances", "list", "--project=other-tenant"],
+    &["projects", "list", "--billing-project", "other"],
+    &["projects", "list", "--universe-domain", "evil.example"],
+    &["projects", "list", "--access-token-file", "/home/u/token"],
+    &[
+        "projects",
+        "list",
+        "--credential-file-override=/home/u/sa.json",
+    ],
+    &["projects", "list", "--authorization-token-file", "/x"],
+    &["projects", "list", "--flags-file", "flags.yaml"],
+    &["projects", "list", "--flags-file=flags.yaml"],
+    &["projects", "list", "--log-http"],
+    &["projects", "list", "--verbosity", "debug"],
+    &["projects", "list", "--verbosity=debug"],
+    &["projects", "list", "--trace-token", "x"],
+    &["storage", "ls", "https://evil.example/bucket"],
+    &["auth", "print-access-token"],
+    &["auth", "print-identity-token"],
+    &["auth", "application-default", "print-access-token"],
+    &["auth", "login", "--cred-file", "sa.json"],
+    &["auth", "activate-service-account", "--key-file", "sa.json"],
+    &["config", "config-helper", "--format=json"],
+    &["config", "set", "core/account", "admin@corp.example"],
+    &[
+        "config",
+        "set",
+        "api_endpoint_overrides/compute",
+        "https://evil.example/",
+    ],
+    &["config", "unset", "project"],
+    &["config", "configurations", "activate", "prod"],
+    &[
+        "secrets",
+        "versions",
+        "access",
+        "latest",
+        "--secret",
+        "db-password",
+    ],
+    &[
+        "iam",
+        "service-accounts",
+        "keys",
+        "create",
+        "key.json",
+        "--iam-account",
+        "sa@p.iam.gserviceaccount.com",
+    ],
+    &[
+        "iam",
+        "service-accounts",
+        "sign-jwt",
+        "claims.json",
+        "out.jwt",
+        "--iam-account",
+        "sa@p",
+    ],
+    &[
+        "kms",
+        "decrypt",
+        "--ciphertext-file",
+        "c",
+        "--plaintext-file",
+        "-",
+        "--key",
+        "k",
+        "--keyring",
+        "r",
+        "--location",
+        "global",
+    ],
+    &["compute", "ssh", "vm-1", "--command", "cat /etc/shadow"],
+    &["compute", "scp", "vm-1:/etc/passwd", "."],
+    &["compute", "start-iap-tunnel", "vm-1", "22"],
+    &["container", "clusters", "get-credentials", "prod"],
+    &["sql", "connect", "db"],
+    &["storage", "cp", "gs://bucket/secret", "."],
+    &["builds", "submit", "."],
+    &[
+        "compute",
+        "instances",
+        "add-metadata",
+        "vm-1",
+        "--metadata-from-file",
+        "startup-script=x.sh",
+    ],
+    &["components", "install", "kubectl"],
+    &["alpha", "projects", "list"],
+    &["beta", "compute", "instances", "list"],
+];
+
+const GCLOUD_READS: &[&[&str]] = &[
+    &["projects", "list", "--format=json"],
+    &[
+        "compute",
+        "instances",
+        "list",
+        "--zones",
+        "us-central1-a",
+        "--format=value(name)",
+    ],
+    &[
+        "container",
+        "clusters",
+        "describe",
+        "prod",
+        "--region",
+        "us-central1",
+    ],
+    &[
+        "logging",
+        "read",
+        "severity>=ERROR",
+        "--limit",
+        "20",
+        "--freshness",
+        "1d",
+    ],
+    &["storage", "ls", "gs://bucket/path"],
+    &["run", "services", "list", "--region", "europe-west1"],
+    &["iam", "service-accounts", "list", "--filter", "email:ci@*"],
+    &["config", "list"],
+];
+
+#[test]
+fn gcloud_refuses_every_hostile_vector() {
+    let gcloud = official("gcloud");
+    assert!(
+        GCLOUD_HOSTILE.len() >= 40,
+        "{} hostile rows",
+        GCLOUD_HOSTILE.len()
+    );
+    assert_all_refused(&gcloud, GCLOUD_HOSTILE);
+    assert_all_allowed(&gcloud, GCLOUD_READS);
+    assert_decisions(
+        &gcloud,
+        &[(&["compute", "instances", "delete", "vm-1"], "unresolved")],
+    );
+}

@@ -32,6 +32,7 @@ mod docs_console;
 mod doctor;
 mod example_policies;
 mod fake_kube;
+mod gcloud_real;
 mod gh_real;
 mod hook_corpus;
 mod hostile_corpus;
