@@ -87,7 +87,7 @@ fi
 if [[ -x $TOOLS/gh/usr/bin/gh ]]; then
   ln -sf "$TOOLS/gh/usr/bin/gh" "$BIN/gh"
 fi
-gh --version >/dev/null
+PATH="$BIN:$PATH" gh --version >/dev/null
 
 # The Google Cloud CLI is not in Debian's archive nor on PyPI: the tests use the machine's own
 # (Debian's google-cloud-cli from Google's repository on these machines; preinstalled on
