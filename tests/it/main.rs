@@ -18,6 +18,7 @@ mod approval_windows;
 mod archives;
 mod auth;
 mod aws_moto;
+mod az_snow_real;
 mod behaviours;
 mod capture;
 mod cli;
