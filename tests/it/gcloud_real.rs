@@ -8,7 +8,7 @@ use std::process::Command;
 
 use serde_json::json;
 
-use crate::common::{FakeCli, Root, audit_lines};
+use crate::common::Root;
 use crate::fake_kube::real_tool;
 use crate::mcp_client;
 use crate::pack::example;
@@ -98,30 +98,12 @@ async fn the_real_gcloud_reads_and_its_identity_probe_checks_the_account() {
             config.display()
         ),
     );
-    root.write(
-        "providers/kube/provider.yaml",
-        "version: \"1\"\nname: kube\ntool: kube\ndescription: k\ncommand: kube\ntargeting:\n  mode: kubectl_context\n",
+    let kube = crate::identity_targets::install(
+        &root,
+        "gcloud",
+        "agent@example.com",
+        "admin@corp.example",
     );
-    root.write(
-        "providers/kube/rules.yaml",
-        "version: \"1\"\naccept: [\"get pods\"]\n",
-    );
-    for (alias, expect) in [
-        ("lab", "agent@example.com"),
-        ("other", "admin@corp.example"),
-    ] {
-        root.write(
-            &format!("providers/kube/targets/{alias}/target.yaml"),
-            &format!(
-                "version: \"1\"\nname: {alias}\ncontext: ctx-{alias}\nidentity:\n  provider: gcloud\n  expect: \"{expect}\"\n"
-            ),
-        );
-        root.torii_at_terminal()
-            .args(["target", "activate", "kube", alias, "--for", "5", "--add"])
-            .assert()
-            .success();
-    }
-    let kube = FakeCli::new(&root, "kube", "echo pods");
     let gcloud_dir = real_tool("gcloud").parent().unwrap().to_path_buf();
     let path = std::env::join_paths([
         kube.bin_dir.clone(),
@@ -154,18 +136,15 @@ async fn the_real_gcloud_reads_and_its_identity_probe_checks_the_account() {
         .await;
     assert_eq!(refused["decision"]["source"], "forbidden-arg", "{refused}");
 
-    let (admitted, _) = client
-        .call("kube", json!({"target": "lab", "args": ["get", "pods"]}))
-        .await;
-    assert_eq!(admitted["execution"]["stdout"], "pods\n", "{admitted}");
-    let (stopped, is_error) = client
-        .call("kube", json!({"target": "other", "args": ["get", "pods"]}))
-        .await;
+    let (_, stopped, log) =
+        crate::identity_targets::assert_lab_admitted_other_stopped(&client, &root, &kube, "gcloud")
+            .await;
     client.close().await;
-    assert!(is_error, "{stopped}");
-    assert!(stopped.get("execution").is_none(), "{stopped}");
-    assert_eq!(kube.launches().len(), 1, "the other account's target ran");
-    let log = audit_lines(&root).join("\n");
-    assert!(log.contains("| kube/lab | preflight-ok | gcloud"), "{log}");
-    assert!(!log.contains("admin@corp.example"), "{log}");
+    // Neither the expected nor the observed account reaches the agent or the audit.
+    for seen in [stopped.to_string(), log] {
+        assert!(
+            !seen.contains("admin@corp.example") && !seen.contains("agent@example.com"),
+            "{seen}"
+        );
+    }
 }

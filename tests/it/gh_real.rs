@@ -8,7 +8,7 @@ use std::process::Command;
 
 use serde_json::json;
 
-use crate::common::{FakeCli, Root, audit_lines};
+use crate::common::Root;
 use crate::fake_kube::real_tool;
 use crate::mcp_client;
 use crate::pack::{example, serve_https};
@@ -113,27 +113,7 @@ async fn the_real_gh_reads_and_its_identity_probe_checks_the_user() {
         ),
     );
     // A target-aware tool whose identity provider is gh, expecting each user in turn.
-    root.write(
-        "providers/kube/provider.yaml",
-        "version: \"1\"\nname: kube\ntool: kube\ndescription: k\ncommand: kube\ntargeting:\n  mode: kubectl_context\n",
-    );
-    root.write(
-        "providers/kube/rules.yaml",
-        "version: \"1\"\naccept: [\"get pods\"]\n",
-    );
-    for (alias, expect) in [("lab", "octo-reader"), ("other", "someone-else")] {
-        root.write(
-            &format!("providers/kube/targets/{alias}/target.yaml"),
-            &format!(
-                "version: \"1\"\nname: {alias}\ncontext: ctx-{alias}\nidentity:\n  provider: gh\n  expect: \"{expect}\"\n"
-            ),
-        );
-        root.torii_at_terminal()
-            .args(["target", "activate", "kube", alias, "--for", "5", "--add"])
-            .assert()
-            .success();
-    }
-    let kube = FakeCli::new(&root, "kube", "echo pods");
+    let kube = crate::identity_targets::install(&root, "gh", "octo-reader", "someone-else");
     let gh_dir = real_tool("gh").parent().unwrap().to_path_buf();
     let path = std::env::join_paths([kube.bin_dir.clone(), gh_dir]).unwrap();
     let client = mcp_client::start(&root, &[("PATH", path)]).await;
@@ -149,19 +129,10 @@ async fn the_real_gh_reads_and_its_identity_probe_checks_the_user() {
     assert_eq!(read["execution"]["exit_code"], 0, "{read}");
     assert_eq!(read["execution"]["stdout"], "owner/repo\n", "{read}");
 
-    let (admitted, _) = client
-        .call("kube", json!({"target": "lab", "args": ["get", "pods"]}))
-        .await;
-    assert_eq!(admitted["execution"]["stdout"], "pods\n", "{admitted}");
-    let (stopped, is_error) = client
-        .call("kube", json!({"target": "other", "args": ["get", "pods"]}))
-        .await;
+    let (admitted, stopped, log) =
+        crate::identity_targets::assert_lab_admitted_other_stopped(&client, &root, &kube, "gh")
+            .await;
     client.close().await;
-    assert!(is_error, "{stopped}");
-    assert!(stopped.get("execution").is_none(), "{stopped}");
-    assert_eq!(kube.launches().len(), 1, "the other user's target ran");
-    let log = audit_lines(&root).join("\n");
-    assert!(log.contains("| kube/lab | preflight-ok | gh"), "{log}");
     // The token stays in the child's environment: never in an answer or the audit.
     for seen in [
         read.to_string(),

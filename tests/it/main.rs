@@ -37,6 +37,7 @@ mod gcloud_real;
 mod gh_real;
 mod hook_corpus;
 mod hostile_corpus;
+mod identity_targets;
 mod install_ps1;
 #[cfg(unix)]
 mod install_sh;
