@@ -289,8 +289,8 @@ const PATH_MEMBERS: &[&str] = &[
 /// shell command runs (Gemini CLI's `dir_path`, Codex's `workdir`, Antigravity's `Cwd`).
 const DIRECTORY_MEMBERS: &[&str] = &["path", "dir_path", "directory", "workdir", "Cwd"];
 
-/// The clients' shell tools, whose `command` is a shell line (a client without tool names,
-/// Cursor or Antigravity, sends shell events only).
+/// The clients' shell tools, whose command is a shell line (a client without tool names,
+/// Cursor, sends shell events only).
 const SHELL_TOOLS: &[&str] = &[
     "Bash",
     "run_command",
