@@ -115,12 +115,12 @@ enum Event {
         bases: Vec<PathBuf>,
     },
     /// Read, write or search the files named (paths and glob patterns of files to read), the
-    /// relative ones from `base` (the directory the tool searches, or the working directory);
-    /// `listed` are globs of names a tool only lists (`Glob`'s `pattern`).
+    /// relative ones from each of `bases` (the working directory and every directory the
+    /// input names); `listed` are globs of names a tool only lists (`Glob`'s `pattern`).
     Files {
         names: Vec<String>,
         listed: Vec<String>,
-        base: PathBuf,
+        bases: Vec<PathBuf>,
         /// A `command` member beside them, read as a shell line too (a tool the hook does not
         /// know as a shell still gets no path past it by calling its input a command).
         command: Option<String>,
@@ -130,7 +130,7 @@ enum Event {
 /// The decision, separated from stdin for tests.
 pub fn decide(agent: Agent, input: &[u8], context: &Context) -> HookAnswer {
     let deny = |reason: String| HookAnswer { deny: Some(reason) };
-    let (event, cwd) = match event_of(agent, input, &context.cwd) {
+    let event = match event_of(agent, input, &context.cwd) {
         Ok(event) => event,
         Err(why) => return deny(invalid_input(&why)),
     };
@@ -157,16 +157,17 @@ pub fn decide(agent: Agent, input: &[u8], context: &Context) -> HookAnswer {
         Event::Files {
             names,
             listed,
-            base,
+            bases,
             command,
         } => {
-            if let Some(command) = command {
-                let verdict = shell(&command, &cwd, context);
-                if verdict.deny.is_some() {
-                    return verdict;
-                }
+            if let Some(command) = command
+                && let Some(denied) = bases
+                    .iter()
+                    .map(|base| shell(&command, base, context))
+                    .find(|verdict| verdict.deny.is_some())
+            {
+                return denied;
             }
-            let bases = [cwd, base];
             let reaches = bases.iter().any(|base| {
                 names
                     .iter()
@@ -304,9 +305,9 @@ const SHELL_TOOLS: &[&str] = &[
 /// search tools it is a regular expression over the files' content).
 const GLOB_TOOLS: &[&str] = &["Glob", "glob", "find_by_name"];
 
-/// The event the client is about to run, and its working directory (`cwd` when the client
-/// gives none).
-fn event_of(agent: Agent, input: &[u8], cwd: &Path) -> Result<(Event, PathBuf), String> {
+/// The event the client is about to run, its paths read from the client's working directory
+/// (`cwd` when the client gives none) and every directory its input names.
+fn event_of(agent: Agent, input: &[u8], cwd: &Path) -> Result<Event, String> {
     let value: Value =
         serde_json::from_slice(input).map_err(|error| format!("not JSON: {error}"))?;
     // The client's working directory: `cwd`, or Antigravity's first workspace (it runs its
@@ -333,15 +334,12 @@ fn event_of(agent: Agent, input: &[u8], cwd: &Path) -> Result<(Event, PathBuf), 
             .and_then(Value::as_str)
             .ok_or("`tool_input.command` of apply_patch is not a string")?;
         let names = patch_files(patch);
-        return Ok((
-            Event::Files {
-                names,
-                listed: Vec::new(),
-                base: cwd.clone(),
-                command: None,
-            },
-            cwd,
-        ));
+        return Ok(Event::Files {
+            names,
+            listed: Vec::new(),
+            bases: vec![cwd.clone()],
+            command: None,
+        });
     }
     // A command at the top of the document (Cursor's) has no arguments object.
     let input = (!arguments.is_empty())
@@ -352,9 +350,6 @@ fn event_of(agent: Agent, input: &[u8], cwd: &Path) -> Result<(Event, PathBuf), 
         Some(input) => directories(input)?,
         None => Vec::new(),
     };
-    let base = directories
-        .first()
-        .map_or_else(|| cwd.clone(), |dir| cwd.join(dir));
     let tool_pointer = agent
         .facts()
         .hook
@@ -369,7 +364,7 @@ fn event_of(agent: Agent, input: &[u8], cwd: &Path) -> Result<(Event, PathBuf), 
         let mut bases = vec![cwd.clone()];
         bases.extend(directories.iter().map(|dir| cwd.join(dir)));
         let command = shell_line(pointer, command)?;
-        return Ok((Event::Shell { command, bases }, base));
+        return Ok(Event::Shell { command, bases });
     }
     let (Some(tool), Some(input)) = (tool, input) else {
         return Err(format!("no `{}` field", pointer.trim_start_matches('/')));
@@ -399,15 +394,14 @@ fn event_of(agent: Agent, input: &[u8], cwd: &Path) -> Result<(Event, PathBuf), 
             Some(_) => return Err(format!("`tool_input.{member}` is not a string")),
         }
     }
-    Ok((
-        Event::Files {
-            names,
-            listed,
-            base,
-            command,
-        },
-        cwd,
-    ))
+    let mut bases = vec![cwd.clone()];
+    bases.extend(directories.iter().map(|dir| cwd.join(dir)));
+    Ok(Event::Files {
+        names,
+        listed,
+        bases,
+        command,
+    })
 }
 
 /// The directories a tool's input names (its [`DIRECTORY_MEMBERS`]), in that order. One that

@@ -699,6 +699,13 @@ fn a_shell_line_is_read_from_every_directory_its_input_names() {
             json!({"hook_event_name": "beforeShellExecution", "command": command,
                 "cwd": layout.pinned, "workdir": "/tmp"}),
         ),
+        // A file tool too: the relative file read from the `workdir` the input also names.
+        (
+            "codex",
+            json!({"hook_event_name": "PreToolUse", "tool_name": "view_image",
+                "tool_input": {"path": "providers/kubectl/rules.yaml", "workdir": layout.pinned},
+                "cwd": layout.project}),
+        ),
     ];
     for (agent, input) in cases {
         let out = hook_at(&layout.setup, &layout.pinned, &hooks_dir, agent, &input);
