@@ -144,29 +144,18 @@ pub fn decide(agent: Agent, input: &[u8], context: &Context) -> HookAnswer {
         ));
     }
     match event {
-        Event::Shell { command, bases } => {
-            let mut verdicts = bases.iter().map(|base| shell(&command, base, context));
-            let first = verdicts.next().unwrap_or(HookAnswer { deny: None });
-            if first.deny.is_some() {
-                return first;
-            }
-            verdicts
-                .find(|verdict| verdict.deny.is_some())
-                .unwrap_or(first)
-        }
+        Event::Shell { command, bases } => shell(&command, &bases, context),
         Event::Files {
             names,
             listed,
             bases,
             command,
         } => {
-            if let Some(command) = command
-                && let Some(denied) = bases
-                    .iter()
-                    .map(|base| shell(&command, base, context))
-                    .find(|verdict| verdict.deny.is_some())
-            {
-                return denied;
+            if let Some(command) = command {
+                let verdict = shell(&command, &bases, context);
+                if verdict.deny.is_some() {
+                    return verdict;
+                }
             }
             let reaches = bases.iter().any(|base| {
                 names
@@ -185,7 +174,9 @@ pub fn decide(agent: Agent, input: &[u8], context: &Context) -> HookAnswer {
     }
 }
 
-fn shell(command: &str, cwd: &Path, context: &Context) -> HookAnswer {
+/// The verdict on a shell line that may run in any of `cwds`: the line is parsed once, and its
+/// words are read from each directory in turn.
+fn shell(command: &str, cwds: &[PathBuf], context: &Context) -> HookAnswer {
     let deny = |reason: String| HookAnswer { deny: Some(reason) };
     let Ok(registry) = Registry::load(&context.root) else {
         return deny(
@@ -214,24 +205,25 @@ fn shell(command: &str, cwd: &Path, context: &Context) -> HookAnswer {
              and run installed providers' executables through their Torii MCP tools."
         )),
         Ok(None) => {
-            let Ok(bases) = context.paths.shell_bases(&inspection.commands, cwd) else {
-                return deny(format!(
-                    "Torii's hook denied this shell command: it changes to more than {} \
-                     directories, more than the hook follows to tell whether it reaches Torii's \
-                     configuration. Split it into shorter commands.",
-                    super::root_paths::MAX_BASES
-                ));
-            };
             let globs = RootPaths::shell_globs(&inspection.words);
-            if inspection
-                .words
-                .iter()
-                .any(|word| context.paths.word_reaches(word, &bases, globs))
-            {
-                deny(root_denied(&context.root))
-            } else {
-                HookAnswer { deny: None }
+            for cwd in cwds {
+                let Ok(bases) = context.paths.shell_bases(&inspection.commands, cwd) else {
+                    return deny(format!(
+                        "Torii's hook denied this shell command: it changes to more than {} \
+                         directories, more than the hook follows to tell whether it reaches \
+                         Torii's configuration. Split it into shorter commands.",
+                        super::root_paths::MAX_BASES
+                    ));
+                };
+                if inspection
+                    .words
+                    .iter()
+                    .any(|word| context.paths.word_reaches(word, &bases, globs))
+                {
+                    return deny(root_denied(&context.root));
+                }
             }
+            HookAnswer { deny: None }
         }
     }
 }

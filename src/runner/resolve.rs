@@ -241,8 +241,11 @@ fn find_in_dir(dir: &Path, command: &str) -> Option<PathBuf> {
 
 #[cfg(windows)]
 fn find_in_dir(dir: &Path, command: &str) -> Option<PathBuf> {
-    let pathext = std::env::var("PATHEXT").ok();
-    windows_candidates(dir, command, &path_extensions(pathext.as_deref()))
+    // The server's own PATHEXT, read once: it never changes while the process runs.
+    static EXTENSIONS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let extensions =
+        EXTENSIONS.get_or_init(|| path_extensions(std::env::var("PATHEXT").ok().as_deref()));
+    windows_candidates(dir, command, extensions)
         .find(|candidate| std::fs::metadata(candidate).is_ok_and(|metadata| metadata.is_file()))
 }
 
