@@ -259,10 +259,7 @@ async fn a_console_that_leaves_mid_question_denies_and_without_one_the_headless_
 #[ignore = "needs tmux; run by ./scripts/test.sh"]
 async fn a_lease_added_at_the_console_is_confirmed_by_typing_the_alias() {
     let (root, kube) = kube_root();
-    root.torii_at_terminal()
-        .args(["target", "activate", "kube", "lab", "--for", "5"])
-        .assert()
-        .success();
+    activate(&root, "lab", false);
     let console = Console::start(&root, "en");
     let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
     let call = client
@@ -415,6 +412,15 @@ async fn settings_can_force_the_channel() {
     assert!(cli.launches().is_empty());
 }
 
+/// Leases `alias` of `kube` for 5 minutes, as the human does at a terminal (`--add` with `add`).
+fn activate(root: &Root, alias: &str, add: bool) {
+    root.torii_at_terminal()
+        .args(["target", "activate", "kube", alias, "--for", "5"])
+        .args(add.then_some("--add"))
+        .assert()
+        .success();
+}
+
 /// A kube provider (targets `lab`, `prod`) whose calls need a human for `get nodes`.
 fn kube_root() -> (Root, FakeCli) {
     let root = Root::new();
@@ -449,10 +455,7 @@ fn kube_root() -> (Root, FakeCli) {
 #[ignore = "needs tmux; run by ./scripts/test.sh"]
 async fn a_lease_cleared_while_the_operation_is_approved_stops_before_the_environment() {
     let (root, kube) = kube_root();
-    root.torii_at_terminal()
-        .args(["target", "activate", "kube", "lab", "--for", "5"])
-        .assert()
-        .success();
+    activate(&root, "lab", false);
     let console = Console::start(&root, "en");
     let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
     let call = client
@@ -491,14 +494,8 @@ async fn a_lease_activated_elsewhere_while_asked_is_already_active() {
     console.wait_for("activate target prod");
     // Meanwhile the human activates it at another terminal (with `lab`, which the stale
     // Replace below would have dropped).
-    root.torii_at_terminal()
-        .args(["target", "activate", "kube", "lab", "--for", "5"])
-        .assert()
-        .success();
-    root.torii_at_terminal()
-        .args(["target", "activate", "kube", "prod", "--for", "5", "--add"])
-        .assert()
-        .success();
+    activate(&root, "lab", false);
+    activate(&root, "prod", true);
     console.keys(&["r"]);
     let result = answered(call).await;
     assert_eq!(result["execution"]["stdout"], "ran\n", "{result}");

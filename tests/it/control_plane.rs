@@ -528,6 +528,15 @@ impl Layout {
     }
 }
 
+impl Layout {
+    /// Where Antigravity runs its hooks from: the folder of `hooks.json`.
+    fn antigravity_hooks_dir(&self) -> PathBuf {
+        let dir = self.setup.home.join(".gemini/config");
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+}
+
 fn hook_at(setup: &Setup, pinned: &Path, cwd: &Path, agent: &str, input: &Value) -> String {
     let (out, code) = setup.hook_with(agent, pinned, &input.to_string(), |command| {
         command
@@ -627,8 +636,7 @@ fn the_hook_keeps_file_tools_out_of_the_root() {
 #[test]
 fn antigravity_paths_are_read_from_the_commands_directory() {
     let layout = Layout::new();
-    let hooks_dir = layout.setup.home.join(".gemini/config");
-    std::fs::create_dir_all(&hooks_dir).unwrap();
+    let hooks_dir = layout.antigravity_hooks_dir();
     let command = "cat providers/kubectl/rules.yaml > /tmp/leak.txt";
     for input in [
         json!({"toolCall": {"name": "run_command",
@@ -668,8 +676,7 @@ fn antigravity_paths_are_read_from_the_commands_directory() {
 #[test]
 fn a_shell_line_is_read_from_every_directory_its_input_names() {
     let layout = Layout::new();
-    let hooks_dir = layout.setup.home.join(".gemini/config");
-    std::fs::create_dir_all(&hooks_dir).unwrap();
+    let hooks_dir = layout.antigravity_hooks_dir();
     let command = "cat providers/kubectl/rules.yaml";
     let cases = [
         (
@@ -719,8 +726,7 @@ fn a_shell_line_is_read_from_every_directory_its_input_names() {
 #[test]
 fn antigravity_file_tools_are_kept_out_of_the_root() {
     let layout = Layout::new();
-    let hooks_dir = layout.setup.home.join(".gemini/config");
-    std::fs::create_dir_all(&hooks_dir).unwrap();
+    let hooks_dir = layout.antigravity_hooks_dir();
     let rules = layout.pinned.join("providers/kubectl/rules.yaml");
     let event = |tool: &str, args: Value, workspace: &Path| json!({"toolCall": {"name": tool, "args": args}, "workspacePaths": [workspace]});
     for input in [
