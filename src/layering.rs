@@ -72,27 +72,84 @@ fn the_server_path_has_no_window_downloader_or_cli_code() {
     let mut found = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap_or_default();
-        for (number, line) in text.lines().enumerate() {
-            let code = line.split("//").next().unwrap_or("");
-            // Grouped imports (`use crate::{a, b}`) name each module after the brace.
-            let grouped: Vec<String> = code
-                .split("crate::{")
-                .skip(1)
-                .flat_map(|group| {
-                    group
-                        .split(['}', ','])
-                        .map(|name| format!("crate::{}", name.trim()))
-                        .collect::<Vec<_>>()
-                })
-                .collect();
-            for forbidden in FORBIDDEN {
-                let named = code.contains(forbidden)
-                    || grouped.iter().any(|name| name.starts_with(forbidden));
-                if named {
-                    found.push(format!("{}:{}: {forbidden}", file.display(), number + 1));
+        // The code without comments, its whitespace runs made single spaces and none next to
+        // `{`, `}`, `,` or `::`, so that a `use` wrapped over several lines reads as one:
+        // `crate::{errors,gui::x as y}`.
+        let spaced = text
+            .lines()
+            .map(|line| line.split("//").next().unwrap_or(""))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut code = spaced.split_whitespace().collect::<Vec<_>>().join(" ");
+        for tight in ["{", "}", ",", "::"] {
+            code = code
+                .replace(&format!(" {tight}"), tight)
+                .replace(&format!("{tight} "), tight);
+        }
+        for forbidden in FORBIDDEN {
+            let named = match forbidden.strip_prefix("crate::") {
+                // A module: by its path, from the crate or from a parent, or inside a group.
+                Some(module) => {
+                    names(&code, "crate::", module)
+                        || names(&code, "super::", module)
+                        || grouped(&code).any(|name| name == module)
                 }
+                None => code.contains(forbidden),
+            };
+            if named {
+                found.push(format!("{}: {forbidden}", file.display()));
             }
         }
     }
     assert!(found.is_empty(), "the server path uses {found:#?}");
+}
+
+/// The first path segment of every top-level member of every `crate::{…}` group in `code`.
+fn grouped(code: &str) -> impl Iterator<Item = &str> {
+    code.match_indices("crate::{").flat_map(move |(start, _)| {
+        let body = &code[start + "crate::{".len()..];
+        let mut depth = 1;
+        let end = body
+            .char_indices()
+            .find_map(|(at, c)| {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+                (depth == 0).then_some(at)
+            })
+            .unwrap_or(body.len());
+        // Top-level members only: a nested group's members belong to its module.
+        let mut members = Vec::new();
+        let (mut level, mut member_start) = (0, 0);
+        for (at, c) in body[..end].char_indices() {
+            match c {
+                '{' => level += 1,
+                '}' => level -= 1,
+                ',' if level == 0 => {
+                    members.push(&body[member_start..at]);
+                    member_start = at + 1;
+                }
+                _ => {}
+            }
+        }
+        members.push(&body[member_start..end]);
+        members.into_iter().map(|member| {
+            let path = member.split(' ').next().unwrap_or(member);
+            path.split("::").next().unwrap_or(path)
+        })
+    })
+}
+
+/// Whether `code` names `module` right after `prefix` (`crate::gui`, `super::super::gui`), as a
+/// whole path segment.
+fn names(code: &str, prefix: &str, module: &str) -> bool {
+    let path = format!("{prefix}{module}");
+    code.match_indices(&path).any(|(at, _)| {
+        !code[at + path.len()..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
 }

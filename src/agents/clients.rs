@@ -265,7 +265,8 @@ pub const FACTS: [Facts; 9] = [
             shape: HookShape::AntigravityGroup,
             command_pointer: "/toolCall/args/CommandLine",
             tool_pointer: "/toolCall/name",
-            sees: "run_command, view_file, write_to_file, replace_file_content",
+            sees: "run_command, view_file, write_to_file, replace_file_content, list_dir, \
+                   grep_search, find_by_name",
             sees_files: true,
             answer: AnswerFormat::DecisionOrAsk,
         }),

@@ -113,13 +113,14 @@ impl Human {
     /// [`MAX_CLIENT_NAME`] characters.
     pub fn client_is(&self, name: &str) {
         if self.client.get().is_none() {
-            // Letters, digits, punctuation and plain spaces: nothing blank-looking, combining or
-            // invisible that could push the server's part out of view.
+            // Letters, digits, punctuation but the quote and plain spaces: nothing blank-looking,
+            // combining or invisible that could push the server's part out of view, and no
+            // quote that could seem to end the name.
             let shown: String = name
                 .chars()
                 .filter(|c| {
                     (c.is_alphanumeric() && !crate::text::is_deceptive(*c))
-                        || c.is_ascii_punctuation()
+                        || (c.is_ascii_punctuation() && *c != '"')
                         || *c == ' '
                 })
                 .take(MAX_CLIENT_NAME)
@@ -279,7 +280,7 @@ mod tests {
             human.asker(),
             format!(
                 "torii server, process {process}, for the client \
-                 \"ClaudeCode\"x\" (torii server, process 1)\""
+                 \"ClaudeCodex (torii server, process 1)\""
             )
         );
         let long = Human::from_env(std::path::Path::new("/nonexistent"), Approval::Auto);

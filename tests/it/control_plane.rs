@@ -714,10 +714,33 @@ fn a_shell_line_is_read_from_every_directory_its_input_names() {
                 "cwd": layout.project}),
         ),
     ];
-    for (agent, input) in cases {
-        let out = hook_at(&layout.setup, &layout.pinned, &hooks_dir, agent, &input);
+    for (agent, input) in &cases {
+        let out = hook_at(&layout.setup, &layout.pinned, &hooks_dir, agent, input);
         assert!(reason(agent, &out).is_some(), "{agent}: {input} -> {out}");
     }
+    // Control: the same events with the project where the root was name nothing of it.
+    let root = serde_json::to_string(&layout.pinned).unwrap();
+    let project = serde_json::to_string(&layout.project).unwrap();
+    let naming_root = cases
+        .iter()
+        .filter(|(_, input)| input.to_string().contains(&root));
+    assert!(naming_root.clone().count() >= 4);
+    for (agent, input) in naming_root {
+        let text = input.to_string();
+        let moved: Value = serde_json::from_str(&text.replace(&root, &project)).unwrap();
+        let out = hook_at(&layout.setup, &layout.pinned, &hooks_dir, agent, &moved);
+        assert!(reason(agent, &out).is_none(), "{agent}: {moved} -> {out}");
+    }
+    // A directory only a shell can resolve is refused however it is spelled.
+    let out = hook_at(
+        &layout.setup,
+        &layout.pinned,
+        &hooks_dir,
+        "antigravity",
+        &json!({"toolCall": {"name": "run_command",
+            "args": {"CommandLine": "ls", "Cwd": "$HOME/.config/torii"}}}),
+    );
+    assert!(reason("antigravity", &out).is_some(), "{out}");
 }
 
 /// Antigravity's file tools (as its harness names them, with PascalCase arguments) reach the

@@ -63,7 +63,7 @@ fn gh_abbreviates_no_option_and_reads_the_equals_form() {
     let help = gh(&root).args(["api", "--help"]).output().unwrap();
     let help = String::from_utf8_lossy(&help.stdout);
     assert!(
-        help.contains("@") && help.contains("--input file"),
+        help.contains("if the value starts with \"@\"") && help.contains("--input file"),
         "{help}"
     );
 }

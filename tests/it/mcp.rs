@@ -441,20 +441,36 @@ async fn an_active_grant_allows_exactly_its_scope() {
 async fn an_explicit_deny_wins_over_a_live_grant_and_grants_never_touch_the_rules() {
     let (root, fake) = simple_root("echo ran");
     let args: Vec<String> = ["s3", "rm", "s3://bucket/key"].map(String::from).to_vec();
+    // Control: the same file's grant for a call no rule decides is used.
+    let unresolved: Vec<String> = ["ec2", "describe-vpcs"].map(String::from).to_vec();
     let mut grants = jasper::Grants::empty();
-    grants.push(jasper::GrantEntry::new(
-        crate::common::epoch_now() + 600,
-        jasper::GrantMatcher::exact(&args),
-    ));
+    for granted in [&args, &unresolved] {
+        grants.push(jasper::GrantEntry::new(
+            crate::common::epoch_now() + 600,
+            jasper::GrantMatcher::exact(granted),
+        ));
+    }
     root.write("providers/cli/grants", &grants.to_yaml());
     let rules = std::fs::read(root.path().join("providers/cli/rules.yaml")).unwrap();
     let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
     let (result, _) = client.call("cli", json!({ "args": args })).await;
+    let (control, _) = client.call("cli", json!({ "args": unresolved })).await;
     client.close().await;
     assert_eq!(result["decision"]["source"], "explicit-deny", "{result}");
     assert_eq!(result["decision"]["rule"], "s3 rm", "{result}");
-    assert!(fake.launches().is_empty());
-    assert_eq!(audit_events(&root), ["invoke", "denied-explicit"]);
+    assert_eq!(control["decision"]["source"], "grant", "{control}");
+    assert_eq!(fake.launches(), [unresolved]);
+    assert_eq!(
+        audit_events(&root),
+        [
+            "invoke",
+            "denied-explicit",
+            "invoke",
+            "allowed-by-grant",
+            "session-unchecked",
+            "ran"
+        ]
+    );
     assert_eq!(
         std::fs::read(root.path().join("providers/cli/rules.yaml")).unwrap(),
         rules

@@ -605,12 +605,16 @@ async fn target_clear_and_revoked_grants_do_not_end_a_process_already_started() 
         ),
     );
     activate(&root, "lab", &[]);
-    root.write(
-        "providers/kube/targets/lab/grants",
-        "version: \"2\"\nentries: []\n",
-    );
+    // The call runs on a live grant (no rule accepts `get nodes`), which is revoked meanwhile.
+    let args: Vec<String> = ["get", "nodes"].map(String::from).to_vec();
+    let mut grants = jasper::Grants::empty();
+    grants.push(jasper::GrantEntry::new(
+        crate::common::epoch_now() + 600,
+        jasper::GrantMatcher::exact(&args),
+    ));
+    root.write("providers/kube/targets/lab/grants", &grants.to_yaml());
     let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
-    let call = client.call("kube", json!({"target": "lab", "args": ["get", "pods"]}));
+    let call = client.call("kube", json!({"target": "lab", "args": args}));
     let human = async {
         crate::common::wait_until_async("the call's child to start", || running.exists()).await;
         root.torii()
@@ -622,6 +626,7 @@ async fn target_clear_and_revoked_grants_do_not_end_a_process_already_started() 
     };
     let ((result, is_error), ()) = tokio::join!(call, human);
     assert!(!is_error, "{result}");
+    assert_eq!(result["decision"]["source"], "grant", "{result}");
     assert_eq!(result["execution"]["exit_code"], 0, "{result}");
     assert_eq!(result["execution"]["stdout"], "finished\n", "{result}");
     // The next call finds no lease.

@@ -186,6 +186,7 @@ fn two_processes_writing_leases_lose_no_update() {
         })
         .collect();
     revisions.sort_unstable();
+    assert!(revisions.len() > 300, "only {} writes", revisions.len());
     let expected: Vec<u64> = (1..=revisions.len() as u64).collect();
     assert_eq!(revisions, expected, "two writes shared a revision");
     assert_eq!(store.read().unwrap().revision(), revisions.len() as u64);
