@@ -116,7 +116,7 @@ async fn the_real_gcloud_reads_and_its_identity_probe_checks_the_account() {
     let (read, is_error) = client
         .call(
             "gcloud",
-            json!({"args": ["config", "list", "--format=json"]}),
+            json!({"args": ["config", "list", "account", "--format=json"]}),
         )
         .await;
     assert!(!is_error, "{read}");

@@ -121,7 +121,7 @@ async fn the_real_gh_reads_and_its_identity_probe_checks_the_user() {
     let (read, is_error) = client
         .call(
             "gh",
-            json!({"args": ["api", "repos/owner/repo", "--jq", ".full_name"]}),
+            json!({"args": ["api", "repos/owner/repo", "--template", "{{.full_name}}\n"]}),
         )
         .await;
     assert!(!is_error, "{read}");

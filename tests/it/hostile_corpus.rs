@@ -1756,6 +1756,34 @@ const GH_HOSTILE: &[&[&str]] = &[
     &["pr", "checkout", "1"],
     &["run", "download", "42"],
     &["release", "download", "v1"],
+    // gh's jq reads the environment: the token (found by the red team of the package)
+    &[
+        "repo",
+        "view",
+        "o/r",
+        "--json",
+        "name",
+        "--jq",
+        "$ENV.GH_TOKEN",
+    ],
+    &[
+        "issue", "list", "-R", "o/r", "--json", "number", "-q", "$ENV",
+    ],
+    &["api", "repos/o/r", "--jq=env"],
+    // another host in a short-option cluster, as a git URL, or as a positional repository
+    &["issue", "view", "1", "-cRevil.example/o/r"],
+    &["issue", "view", "1", "-cR", "evil.example/o/r"],
+    &["issue", "list", "-R", "git@evil.example:o/r"],
+    &["issue", "list", "-R", "ssh://evil.example/o/r"],
+    &["issue", "list", "--repo=git://evil.example/o/r"],
+    &["repo", "view", "evil.example/o/r"],
+    &["repo", "view", "git@evil.example:o/r"],
+    &["repo", "view", "localhost:8443/o/r"],
+    // fields and methods in short-option clusters (a POST, a DELETE)
+    &["api", "repos/o/r/issues", "-if", "title=x"],
+    &["api", "repos/o/r/issues", "-iFtitle=x"],
+    &["api", "-i", "graphql", "-ifquery=mutation{x}"],
+    &["api", "repos/o/r", "-iXDELETE"],
 ];
 
 const GH_READS: &[&[&str]] = &[
@@ -1793,10 +1821,11 @@ const GH_READS: &[&[&str]] = &[
         "GET",
         "repos/owner/repo/issues",
         "--paginate",
-        "--jq",
-        ".[].title",
+        "--template",
+        "{{range .}}{{.title}}\n{{end}}",
     ],
     &["api", "--method=GET", "user"],
+    &["workflow", "view", ".github/workflows/ci.yml"],
 ];
 
 #[test]
@@ -1924,6 +1953,17 @@ const GCLOUD_HOSTILE: &[&[&str]] = &[
     &["components", "install", "kubectl"],
     &["alpha", "projects", "list"],
     &["beta", "compute", "instances", "list"],
+    // the operator's AWS credentials, against S3 (found by the red team of the package)
+    &["storage", "ls", "s3://some-bucket"],
+    &["storage", "ls", "S3://some-bucket"],
+    &["storage", "buckets", "describe", "s3://b"],
+    // another project billed, through a header
+    &[
+        "storage",
+        "ls",
+        "gs://bkt",
+        "--additional-headers=x-goog-user-project=other-proj",
+    ],
 ];
 
 const GCLOUD_READS: &[&[&str]] = &[
@@ -1956,7 +1996,8 @@ const GCLOUD_READS: &[&[&str]] = &[
     &["storage", "ls", "gs://bucket/path"],
     &["run", "services", "list", "--region", "europe-west1"],
     &["iam", "service-accounts", "list", "--filter", "email:ci@*"],
-    &["config", "list"],
+    &["config", "list", "account"],
+    &["config", "list", "core/project", "--format=json"],
 ];
 
 #[test]
@@ -1969,8 +2010,13 @@ fn gcloud_refuses_every_hostile_vector() {
     );
     assert_all_refused(&gcloud, GCLOUD_HOSTILE);
     assert_all_allowed(&gcloud, GCLOUD_READS);
+    // Every property (the proxy password among them) is left to a human.
     assert_decisions(
         &gcloud,
-        &[(&["compute", "instances", "delete", "vm-1"], "unresolved")],
+        &[
+            (&["compute", "instances", "delete", "vm-1"], "unresolved"),
+            (&["config", "list"], "unresolved"),
+            (&["config", "list", "--all"], "unresolved"),
+        ],
     );
 }
