@@ -585,11 +585,20 @@ fn secrets_are_masked_and_a_multiline_field_stays_bounded() {
                 .is_some(),
             "the plain field shows its value"
         );
-        driver::node(&harness, &au::VALIDATE.to_string())
+        let top = driver::node(&harness, &au::VALIDATE.to_string())
             .unwrap()
             .rect()
             .min
-            .y
+            .y;
+        // Control: what was typed is in the form, whole, though nothing shows it.
+        play(&mut harness, &[click(au::VALIDATE)]);
+        let Answer::Authenticate(AuthAnswer::Validated { values, .. }) = finish(&mut harness)
+        else {
+            panic!("not validated");
+        };
+        assert_eq!(values["TOKEN"], crate::secret::Secret::from("token-canary"));
+        assert_eq!(values["KEY"], crate::secret::Secret::from(key.as_str()));
+        top
     };
     let short = validate_top(2);
     let long = validate_top(200);

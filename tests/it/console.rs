@@ -108,6 +108,13 @@ impl Drop for Console {
     }
 }
 
+/// `call` within a bound: a question nobody answers fails the test instead of hanging it.
+async fn bounded<T>(call: impl std::future::Future<Output = T>) -> T {
+    tokio::time::timeout(std::time::Duration::from_secs(30), call)
+        .await
+        .expect("the call ended within 30 s")
+}
+
 /// The call's result, within a bound: a console that never answers fails the test.
 async fn answered(call: rmcp::service::RequestHandle<rmcp::RoleClient>) -> serde_json::Value {
     tokio::time::timeout(std::time::Duration::from_secs(30), mcp_client::finish(call))
@@ -208,9 +215,8 @@ async fn a_temporary_prefix_grant_from_the_console_allows_the_next_call() {
         result["decision"]["rule"], "prefix grant on 2 tokens",
         "{result}"
     );
-    let (second, _) = client
-        .call("tok", json!({"args": ["get", "pods", "-n", "b"]}))
-        .await;
+    let (second, _) =
+        bounded(client.call("tok", json!({"args": ["get", "pods", "-n", "b"]}))).await;
     assert_eq!(second["decision"]["source"], "grant", "{second}");
     client.close().await;
     // Five minutes, as typed: the grant ends about 300 s from now.
@@ -247,10 +253,28 @@ async fn a_console_that_leaves_mid_question_denies_and_without_one_the_headless_
     assert_eq!(result["decision"]["result"], "deny", "{result}");
     // Gone for good: no socket is left behind by a killed console... and if one is, it is
     // refused like no console at all.
-    let (headless, _) = client.call("tok", json!({"args": ["run"]})).await;
+    let (headless, _) = bounded(client.call("tok", json!({"args": ["run"]}))).await;
     assert_eq!(headless["decision"]["source"], "human-deny", "{headless}");
+
+    // A console the human leaves (Ctrl-C) mid-question denies it first, as the human's
+    // answer, and takes its socket and token away.
+    let console = Console::start(&root, "en");
+    let call = client.start_call("tok", json!({"args": ["run"]})).await;
+    console.wait_for("[1] run");
+    console.keys(&["C-c"]);
+    let result = answered(call).await;
+    assert_eq!(result["decision"]["source"], "human-deny", "{result}");
+    crate::common::wait_until("the console to clean up", || {
+        !root.path().join("console.sock").exists() && !root.path().join("console.token").exists()
+    });
+    drop(console);
     client.close().await;
     assert!(cli.launches().is_empty());
+    let log = crate::common::audit_lines(&root).join("\n");
+    assert!(
+        log.contains("| denied-interface | run | via=console"),
+        "{log}"
+    );
 }
 
 /// Issue 36: a lease asked at the console. With `lab` active, Add would leave two aliases
@@ -272,11 +296,25 @@ async fn a_lease_added_at_the_console_is_confirmed_by_typing_the_alias() {
         console.screen()
     );
     console.keys(&["a"]);
-    console.wait_for("type `prod`");
-    // A wrong alias does nothing; the right one adds.
+    console.wait_for("and Enter to confirm");
+    // A wrong alias does nothing: the question goes back to its choices, prod stays inactive.
     console.keys(&["l", "a", "b", "Enter"]);
     console.wait_for("r: replace");
-    console.keys(&["a", "p", "r", "o", "d", "Enter"]);
+    let status = root
+        .torii()
+        .args(["target", "status", "kube"])
+        .output()
+        .unwrap();
+    assert!(
+        !String::from_utf8_lossy(&status.stdout)
+            .lines()
+            .any(|line| line.starts_with("prod ")),
+        "a wrong alias added prod"
+    );
+    // The right one adds.
+    console.keys(&["a"]);
+    console.wait_for("and Enter to confirm");
+    console.keys(&["p", "r", "o", "d", "Enter"]);
     let result = answered(call).await;
     assert_eq!(result["execution"]["stdout"], "ran\n", "{result}");
     client.close().await;
@@ -287,9 +325,8 @@ async fn a_lease_added_at_the_console_is_confirmed_by_typing_the_alias() {
         "{log}"
     );
     let client = mcp_client::start(&root, &[("PATH", kube.path_env())]).await;
-    let (lab, _) = client
-        .call("kube", json!({"target": "lab", "args": ["get", "pods"]}))
-        .await;
+    let (lab, _) =
+        bounded(client.call("kube", json!({"target": "lab", "args": ["get", "pods"]}))).await;
     client.close().await;
     assert_eq!(lab["execution"]["stdout"], "ran\n", "{lab}");
 }
@@ -352,9 +389,21 @@ async fn two_servers_share_one_console_one_question_at_a_time() {
     let second = mcp_client::start(&root, &[("PATH", cli.path_env())]).await;
     let one = first.start_call("tok", json!({"args": ["one"]})).await;
     console.wait_for("[1] one");
+    let asker = |screen: String| {
+        screen
+            .lines()
+            .find_map(|line| {
+                let at = line.find("torii server, process ")?;
+                Some(line[at..].split(',').nth(1)?.trim().to_string())
+            })
+            .unwrap_or_else(|| panic!("no asker on the screen: {screen}"))
+    };
+    let first_asker = asker(console.screen());
     let two = second.start_call("tok", json!({"args": ["two"]})).await;
     console.keys(&["d"]);
     console.wait_for("[1] two");
+    // Each question names the server that asks.
+    assert_ne!(asker(console.screen()), first_asker);
     console.keys(&["o", "Space", "Enter"]);
     let one = answered(one).await;
     let two = answered(two).await;
@@ -374,7 +423,7 @@ async fn settings_can_force_the_channel() {
     let console = Console::start(&root, "en");
     root.write("settings.yaml", "approval: window\n");
     let client = mcp_client::start(&root, &[("PATH", cli.path_env())]).await;
-    let (result, _) = client.call("tok", json!({"args": ["run"]})).await;
+    let (result, _) = bounded(client.call("tok", json!({"args": ["run"]}))).await;
     assert_eq!(result["decision"]["source"], "human-deny", "{result}");
     assert!(
         console.screen().contains("Waiting for questions"),
@@ -390,7 +439,7 @@ async fn settings_can_force_the_channel() {
     assert!(root.path().join("console.token").exists());
     root.write("settings.yaml", "approval: console\n");
     let client = mcp_client::start(&root, &[("PATH", cli.path_env())]).await;
-    let (result, _) = client.call("tok", json!({"args": ["run"]})).await;
+    let (result, _) = bounded(client.call("tok", json!({"args": ["run"]}))).await;
     let message = result["message"].as_str().unwrap();
     assert!(message.contains("no torii console is attached"), "{result}");
     client.close().await;

@@ -149,6 +149,17 @@ impl Case {
         aws_moto::collection_requests(&self.responder)
     }
 
+    /// Of those, the approval windows (operation questions).
+    fn approval_windows(&self) -> usize {
+        let mut log = self.responder.as_os_str().to_owned();
+        log.push(".requests");
+        std::fs::read_to_string(PathBuf::from(log))
+            .unwrap_or_default()
+            .lines()
+            .filter(|line| line.contains("\"operation\""))
+            .count()
+    }
+
     /// Nothing ran, nothing reached the cluster, no window opened.
     fn assert_untouched(&self) {
         assert!(self.kubectl.launches().is_empty(), "kubectl started");
@@ -617,6 +628,7 @@ async fn k8s_pol_05_allow_once_asks_again() {
     assert_eq!(call_lab(&client, &args).await, ("human-once".into(), true));
     // The script is exhausted: the window that opens again is denied.
     assert_eq!(call_lab(&client, &args).await, ("human-deny".into(), false));
+    assert_eq!(case.approval_windows(), 2, "the same call asked again");
     client.close().await;
     assert_eq!(case.kubectl.launches().len(), 1);
     assert!(
@@ -671,6 +683,8 @@ async fn k8s_pol_06_an_exact_grant_its_variations_and_its_expiry() {
     expire_grants(&case, "lab");
     assert_eq!(call_lab(&client, &call).await, ("human-deny".into(), false));
     client.close().await;
+    // The first call, the two variations and the expired one each opened a window.
+    assert_eq!(case.approval_windows(), 4);
     assert_eq!(case.kubectl.launches().len(), 2);
     let log = audit_lines(&case.root).join("\n");
     assert!(
@@ -715,6 +729,8 @@ async fn k8s_pol_07_a_prefix_grant_its_variations_and_its_expiry() {
     expire_grants(&case, "lab");
     assert_eq!(call_lab(&client, &call).await, ("human-deny".into(), false));
     client.close().await;
+    // The first call and the expired one opened a window; the grant covered the others.
+    assert_eq!(case.approval_windows(), 2);
     assert_eq!(case.kubectl.launches().len(), 3);
     let log = audit_lines(&case.root).join("\n");
     assert!(
