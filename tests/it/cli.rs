@@ -274,6 +274,25 @@ fn aws_gate_configuration_is_neither_read_nor_migrated() {
         .map(|entry| entry.unwrap().file_name())
         .collect();
     assert_eq!(installed, ["git"], "only what was installed here");
+    // AWSGATE_NO_GUI is no alias of TORII_NO_GUI: with a display, windows may still open.
+    let doctor = |no_gui: (&str, &str)| {
+        let mut command = assert_cmd::Command::cargo_bin("torii").unwrap();
+        let output = command
+            .env_remove("TORII_CONFIG_DIR")
+            .env_remove("TORII_NO_GUI")
+            .env("HOME", home.path())
+            .env("DISPLAY", ":99")
+            .env("TORII_LANG", "en")
+            .env(no_gui.0, no_gui.1)
+            .arg("doctor")
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let said = doctor(("AWSGATE_NO_GUI", "1"));
+    assert!(said.contains("approval windows can open"), "{said}");
+    let said = doctor(("TORII_NO_GUI", "1"));
+    assert!(said.contains("TORII_NO_GUI is set"), "{said}");
     for command in ["migrate", "import"] {
         torii(&[command])
             .code(2)
