@@ -78,7 +78,51 @@ fn which(command: &str) -> PathBuf {
         .unwrap()
 }
 
-async fn latency(iterations: usize) -> (Duration, Duration) {
+/// Minor page faults the process `pid` has taken so far (`/proc/<pid>/stat`, field 10).
+fn minor_faults(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The command name, in parentheses, may hold spaces: count fields after it.
+    let after_name = &stat[stat.rfind(')').unwrap() + 2..];
+    after_name.split(' ').nth(7).unwrap().parse().unwrap()
+}
+
+/// One call through a server and one direct spawn of the same program, alternately, so that
+/// both see the same machine load.
+struct Interleaved {
+    torii: Duration,
+    direct: Duration,
+    /// The server's minor page faults per call.
+    faults_per_call: f64,
+}
+
+async fn interleaved(server: &Server, program: &Path, iterations: usize) -> Interleaved {
+    call(server, "t", &["x"]).await; // the first call compiles the policy; later calls reuse it
+    let mut through_torii = Vec::new();
+    let mut direct = Vec::new();
+    let faults_before = minor_faults(server.pid);
+    for _ in 0..iterations {
+        let started = Instant::now();
+        let result = call(server, "t", &["x"]).await;
+        through_torii.push(started.elapsed());
+        assert_eq!(result["execution"]["exit_code"], 0);
+        let started = Instant::now();
+        let output = tokio::process::Command::new(program)
+            .arg("x")
+            .output()
+            .await
+            .unwrap();
+        direct.push(started.elapsed());
+        assert!(output.status.success());
+    }
+    let faults = minor_faults(server.pid) - faults_before;
+    Interleaved {
+        torii: median(through_torii),
+        direct: median(direct),
+        faults_per_call: faults as f64 / iterations as f64,
+    }
+}
+
+async fn latency(iterations: usize) -> Interleaved {
     let root = tempfile::tempdir().unwrap();
     provider(
         root.path(),
@@ -87,30 +131,13 @@ async fn latency(iterations: usize) -> (Duration, Duration) {
         "version: \"1\"\naccept: [\"x\"]\n",
     );
     let server = start(root.path()).await;
-    let mut through_torii = Vec::new();
-    for _ in 0..iterations {
-        let started = Instant::now();
-        let result = call(&server, "t", &["x"]).await;
-        through_torii.push(started.elapsed());
-        assert_eq!(result["execution"]["exit_code"], 0);
-    }
-    let program = which("true");
-    let mut direct = Vec::new();
-    for _ in 0..iterations {
-        let started = Instant::now();
-        let output = tokio::process::Command::new(&program)
-            .arg("x")
-            .output()
-            .await
-            .unwrap();
-        direct.push(started.elapsed());
-        assert!(output.status.success());
-    }
+    let measured = interleaved(&server, &which("true"), iterations).await;
     let _ = server.client.cancel().await;
-    (median(through_torii), median(direct))
+    measured
 }
 
-async fn large_policy_cost(iterations: usize) -> (Duration, Duration) {
+/// The same interleaved measurement with a 1-rule and a 20,000-rule policy.
+async fn large_policy_cost(iterations: usize) -> (Interleaved, Interleaved) {
     let mut results = Vec::new();
     for rules in [1usize, 20_000] {
         let root = tempfile::tempdir().unwrap();
@@ -120,17 +147,11 @@ async fn large_policy_cost(iterations: usize) -> (Duration, Duration) {
         }
         provider(root.path(), "t", "true", &text);
         let server = start(root.path()).await;
-        call(&server, "t", &["x"]).await; // first call compiles; later calls reuse it
-        let mut samples = Vec::new();
-        for _ in 0..iterations {
-            let started = Instant::now();
-            call(&server, "t", &["x"]).await;
-            samples.push(started.elapsed());
-        }
+        results.push(interleaved(&server, &which("true"), iterations).await);
         let _ = server.client.cancel().await;
-        results.push(median(samples));
     }
-    (results[0], results[1])
+    let many = results.pop().unwrap();
+    (results.pop().unwrap(), many)
 }
 
 async fn peak_rss_one_gib() -> (u64, bool) {
@@ -260,32 +281,42 @@ async fn main() {
     let full = std::env::args().any(|arg| arg == "--bench");
     let (calls, policy_calls, starts) = if full { (500, 200, 50) } else { (5, 5, 2) };
 
-    let (torii, direct) = latency(calls).await;
+    let measured = latency(calls).await;
     println!(
-        "tools/call median ({calls} sequential, `true`)  {}",
-        micros(torii)
+        "tools/call median ({calls}, interleaved, `true`) {}",
+        micros(measured.torii)
     );
     println!(
         "direct spawn median of the same command      {}",
-        micros(direct)
+        micros(measured.direct)
     );
     println!(
-        "overhead                                      {}",
-        micros(torii.saturating_sub(direct))
+        "overhead                                      {} ({:.2}x the direct spawn)",
+        micros(measured.torii.saturating_sub(measured.direct)),
+        measured.torii.as_secs_f64() / measured.direct.as_secs_f64()
+    );
+    println!(
+        "server minor page faults per call            {:.1}",
+        measured.faults_per_call
     );
 
     let (one, many) = large_policy_cost(policy_calls).await;
     println!(
-        "median call, 1-rule policy                    {}",
-        micros(one)
+        "overhead, 1-rule policy                       {}",
+        micros(one.torii.saturating_sub(one.direct))
     );
     println!(
-        "median call, 20,000-rule policy               {}",
-        micros(many)
+        "overhead, 20,000-rule policy                  {} ({:.1} page faults per call)",
+        micros(many.torii.saturating_sub(many.direct)),
+        many.faults_per_call
     );
     println!(
         "extra cost of 20,000 rules                    {}",
-        micros(many.saturating_sub(one))
+        micros(
+            many.torii
+                .saturating_sub(many.direct)
+                .saturating_sub(one.torii.saturating_sub(one.direct))
+        )
     );
 
     if full {

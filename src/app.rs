@@ -26,6 +26,11 @@ fn run(parsed: Cli) -> Result<(), CliError> {
     match parsed.command {
         // The window process answers the server that started it; it needs no config root.
         Some(cli::Command::Prompt) => Ok(crate::window_process::serve()?),
+        // The launcher serves the server that started it; it needs no config root either.
+        #[cfg(target_os = "linux")]
+        Some(cli::Command::Launcher) => {
+            crate::confine::launcher::serve().map_err(CliError::Launcher)
+        }
         // The hook's root comes from its own command line, pinned at install.
         Some(cli::Command::Hook { agent, config_dir }) => cli::hook(&agent, &config_dir),
         Some(command) => cli::run(command, &crate::paths::config_root()?),

@@ -68,6 +68,10 @@ pub enum Command {
     /// Internal: the MCP server's window process (one JSON request on stdin, one answer on stdout)
     #[command(name = "__prompt", hide = true)]
     Prompt,
+    /// Internal: the process that starts the server's provider children (a socket on stdin)
+    #[cfg(target_os = "linux")]
+    #[command(name = "__launcher", hide = true)]
+    Launcher,
     /// Internal: the shell hook an agent runs before its shell tool (client JSON on stdin)
     #[command(name = "__hook", hide = true)]
     Hook {

@@ -70,6 +70,9 @@ pub enum CliError {
     Runtime(#[source] std::io::Error),
     #[error(transparent)]
     Prompt(#[from] crate::window_process::ChildError),
+    #[cfg(target_os = "linux")]
+    #[error("the launcher of provider children failed")]
+    Launcher(#[source] std::io::Error),
     #[error(transparent)]
     Agent(#[from] crate::agents::AgentError),
     #[error(transparent)]
@@ -117,6 +120,8 @@ pub fn run(command: Command, root: &ConfigRoot) -> Result<(), CliError> {
             command: SelfCommand::Upgrade { check },
         } => self_upgrade(check),
         Command::Prompt => Ok(crate::window_process::serve()?),
+        #[cfg(target_os = "linux")]
+        Command::Launcher => crate::confine::launcher::serve().map_err(CliError::Launcher),
         Command::Hook { agent, config_dir } => agent::hook(&agent, &config_dir),
     }
 }

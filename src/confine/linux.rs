@@ -25,16 +25,17 @@
 //! is covered where it really lives.
 //!
 //! Each child restricts itself between `fork` and `exec` (see `sys.rs`) with a ruleset built
-//! here beforehand, so every child has a domain of its own and no thread of Torii is ever
-//! restricted. The ruleset is rebuilt when one of the containing directories changes (its
-//! modification time), so an entry created after startup is reachable by the next child; until
-//! then the old ruleset can only deny more, never less.
+//! here beforehand and handed to the launcher that starts it (see `launcher.rs`), so every
+//! child has a domain of its own and no thread of Torii is ever restricted. The ruleset (and
+//! its launcher) is rebuilt when one of the containing directories changes (its modification
+//! time), so an entry created after startup is reachable by the next child; until then the old
+//! ruleset can only deny more, never less.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::{CString, OsString};
 use std::fs::File;
 use std::io;
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::{AsFd, OwnedFd};
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -43,8 +44,9 @@ use landlock::{
     RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope,
 };
 
+use super::Support;
+use super::launcher::{Launcher, Setup};
 use super::sys::MountPlan;
-use super::{ConfineError, Support};
 
 /// The rights Torii asks Landlock to enforce: everything up to ABI 3, which added truncation.
 /// (Later ABIs add device ioctls, networking and scopes, which do not reach files.)
@@ -133,38 +135,6 @@ fn describe(ruleset: RulesetStatus, landlock: LandlockStatus) -> Support {
             ),
         },
     }
-}
-
-/// Whether this system lets a child enter a mount namespace of its own (user namespaces
-/// allowed, mounts in them too): a throwaway child of this executable tries, and the spawn
-/// fails if it could not (what the program then does does not matter).
-pub(super) fn namespaces_work() -> bool {
-    let Ok(exe) = std::env::current_exe() else {
-        return false;
-    };
-    let (uid, gid) = (rustix::process::geteuid(), rustix::process::getegid());
-    let plan = MountPlan {
-        uid_map: CString::new(format!("{0} {0} 1", uid.as_raw())).unwrap_or_default(),
-        gid_map: CString::new(format!("{0} {0} 1", gid.as_raw())).unwrap_or_default(),
-        hidden_dirs: Vec::new(),
-        hidden_files: Vec::new(),
-        read_only: Vec::new(),
-        cwd: CString::from(c"/"),
-    };
-    let mut command = std::process::Command::new(exe);
-    command
-        .arg("--version")
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
-    super::sys::enter_namespace_before_exec(&mut command, Arc::new(plan));
-    command
-        .spawn()
-        .map(|mut child| {
-            let _ = child.kill();
-            let _ = child.wait();
-        })
-        .is_ok()
 }
 
 /// Which paths children may not touch, and which they may only read.
@@ -361,21 +331,20 @@ fn links_under(root: &Path) -> (Vec<PathBuf>, bool) {
     (links, complete)
 }
 
-/// The rules for one boundary, built into a Landlock ruleset when first needed and again when
-/// a containing directory changes.
+/// The rules for one boundary, built into Landlock rulesets (and a launcher that starts
+/// children with them) when first needed and again when a containing directory changes.
 #[derive(Debug)]
 pub(super) struct Rules {
     boundary: Boundary,
+    /// The executable that runs the launchers.
+    launcher: PathBuf,
     cache: Mutex<Option<Cached>>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 struct Cached {
     stamps: Vec<Option<Stamp>>,
-    /// The directories above the root closed: no mount namespace needed.
-    closed: Arc<OwnedFd>,
-    /// Those that can be, open to new entries, for a child in the namespace of the plan.
-    open: Option<(Arc<OwnedFd>, Arc<MountPlan>)>,
+    launcher: Arc<Launcher>,
 }
 
 /// What changes when entries are added to, removed from or renamed in a directory.
@@ -387,15 +356,11 @@ struct Stamp {
     mtime_nsec: i64,
 }
 
-/// The rulesets (and mount plan) a prepared command's child uses: held until the spawn
-/// returned, so that its descriptors are open, and its plan alive, in the child.
-#[derive(Debug)]
-pub(super) struct Held(#[allow(dead_code)] Cached);
-
 impl Rules {
-    pub(super) fn new(boundary: Boundary) -> Self {
+    pub(super) fn new(boundary: Boundary, launcher: PathBuf) -> Self {
         Self {
             boundary,
+            launcher,
             cache: Mutex::new(None),
         }
     }
@@ -408,8 +373,8 @@ impl Rules {
     /// The directories on the way to a denied or read-only path in which a child cannot
     /// create, rename or remove entries (it can use what is already in them): all of them
     /// without a mount namespace, else those that stay closed in one (see [`MountPlan`]).
-    pub(super) fn closed_dirs(&self, namespaces: bool) -> Vec<PathBuf> {
-        let open = namespaces && self.mount_plan().is_some();
+    pub(super) fn closed_dirs(&self, namespace: bool) -> Vec<PathBuf> {
+        let open = namespace;
         let keep_closed = self.boundary.keep_closed();
         self.boundary
             .dirs()
@@ -418,55 +383,53 @@ impl Rules {
             .collect()
     }
 
-    /// Makes the child of `command` restrict itself with the rules before it runs: in a mount
-    /// namespace of its own where it can have one, so that the directories above the root take
-    /// new entries, else with those directories closed.
-    pub(super) fn prepare(
-        &self,
-        command: &mut std::process::Command,
-    ) -> Result<Held, ConfineError> {
-        let current = self
-            .current()
-            .map_err(|source| ConfineError::Restrict { source })?;
-        match &current.open {
-            Some((open, plan)) => super::sys::enter_namespace_then_restrict(
-                command,
-                Arc::clone(plan),
-                open.as_raw_fd(),
-                current.closed.as_raw_fd(),
-            ),
-            None => super::sys::restrict_before_exec(command, current.closed.as_raw_fd()),
-        }
-        Ok(Held(current))
-    }
-
-    /// The rulesets for the file system as it is now.
-    fn current(&self) -> io::Result<Cached> {
+    /// The launcher that starts children restricted by the rules as the file system is now:
+    /// in a mount namespace where it can enter one, so that the directories above the root
+    /// take new entries, else with those directories closed. A new one when a containing
+    /// directory changed, or when the last one broke.
+    pub(super) fn launcher(&self) -> io::Result<Arc<Launcher>> {
         let mut cache = self
             .cache
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let stamps = self.stamps();
-        if let Some(cached) = cache.as_ref().filter(|cached| cached.stamps == stamps) {
-            return Ok(cached.clone());
+        if let Some(cached) = cache
+            .as_ref()
+            .filter(|cached| cached.stamps == stamps && !cached.launcher.is_broken())
+        {
+            return Ok(Arc::clone(&cached.launcher));
         }
         let closed = into_fd(self.build(false)?)?;
-        let open = match self.mount_plan() {
-            Some(plan) => Some((into_fd(self.build(true)?)?, Arc::new(plan))),
-            None => None,
+        let launcher = match self.mount_plan() {
+            Some(plan) => {
+                let open = into_fd(self.build(true)?)?;
+                Launcher::new(
+                    &self.launcher,
+                    Setup::Confined {
+                        closed: closed.as_fd(),
+                        namespace: Some((open.as_fd(), &plan)),
+                    },
+                )?
+            }
+            None => Launcher::new(
+                &self.launcher,
+                Setup::Confined {
+                    closed: closed.as_fd(),
+                    namespace: None,
+                },
+            )?,
         };
-        let cached = Cached {
+        let launcher = Arc::new(launcher);
+        *cache = Some(Cached {
             stamps,
-            closed,
-            open,
-        };
-        *cache = Some(cached.clone());
-        Ok(cached)
+            launcher: Arc::clone(&launcher),
+        });
+        Ok(launcher)
     }
 
-    /// The mount namespace a child can enter, or `None` where opening the directories above
+    /// The mount namespace children can share, or `None` where opening the directories above
     /// the root would be unsafe: the root is reached through a link (the link must stay in
-    /// place), Torii's working directory is inside a denied location (the child would start
+    /// place), Torii's working directory is inside a denied location (children would start
     /// there), or a path cannot be written as a C string.
     fn mount_plan(&self) -> Option<MountPlan> {
         use std::os::unix::ffi::OsStrExt;
@@ -581,11 +544,9 @@ impl Rules {
     }
 }
 
-fn into_fd(created: RulesetCreated) -> io::Result<Arc<OwnedFd>> {
+fn into_fd(created: RulesetCreated) -> io::Result<OwnedFd> {
     let ruleset: Option<OwnedFd> = created.into();
-    Ok(Arc::new(
-        ruleset.ok_or_else(|| landlock_error("no ruleset was created"))?,
-    ))
+    ruleset.ok_or_else(|| landlock_error("no ruleset was created"))
 }
 
 /// A rule on the entry at `path` itself (never on what a symbolic link points to): `rights`,
@@ -623,18 +584,16 @@ fn open_path(path: &Path) -> io::Result<File> {
 mod tests {
     use super::*;
 
-    fn start(rules: &Rules, script: &str) -> std::process::Child {
-        let mut command = std::process::Command::new("/bin/sh");
-        command
-            .args(["-c", script])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped());
-        let _held = rules.prepare(&mut command).unwrap();
-        command.spawn().unwrap()
+    use crate::confine::launcher::Restriction;
+    use crate::confine::launcher::testing::{self, TestChild};
+
+    fn start(rules: &Rules, script: &str) -> TestChild {
+        let launcher = rules.launcher().unwrap();
+        testing::spawn(|start| launcher.start(start), script).unwrap()
     }
 
     fn run(rules: &Rules, script: &str) -> std::process::Output {
-        start(rules, script).wait_with_output().unwrap()
+        start(rules, script).wait_with_output()
     }
 
     /// These tests are ignored by default, with that reason, and fail where they run on a
@@ -646,7 +605,10 @@ mod tests {
     }
 
     fn rules(root: &Path, read_only: &[PathBuf]) -> Rules {
-        Rules::new(Boundary::new(root, read_only, &[]))
+        Rules::new(
+            Boundary::new(root, read_only, &[]),
+            crate::confine::launcher::default_program(),
+        )
     }
 
     #[test]
@@ -879,6 +841,13 @@ mod tests {
         assert_eq!(String::from_utf8_lossy(&output.stdout), expected);
     }
 
+    /// Whether a launcher here enters a mount namespace for its children.
+    fn namespaces_work() -> bool {
+        let dir = tempfile::tempdir().unwrap();
+        let rules = rules(&dir.path().join("root"), &[]);
+        rules.launcher().unwrap().restriction() == Restriction::Namespace
+    }
+
     fn require_namespaces() {
         require_landlock();
         assert!(
@@ -906,11 +875,14 @@ mod tests {
         std::fs::write(root.join("rules.yaml"), "secret").unwrap();
         std::fs::write(bin.join("kubectl"), "#!/bin/sh\n").unwrap();
         std::fs::write(&agent_file, "{}").unwrap();
-        let rules = Rules::new(Boundary::new(
-            &root,
-            std::slice::from_ref(&bin),
-            std::slice::from_ref(&agent_file),
-        ));
+        let rules = Rules::new(
+            Boundary::new(
+                &root,
+                std::slice::from_ref(&bin),
+                std::slice::from_ref(&agent_file),
+            ),
+            crate::confine::launcher::default_program(),
+        );
         let output = run(
             &rules,
             &format!(
@@ -976,7 +948,10 @@ mod tests {
         std::fs::create_dir_all(&bin).unwrap();
         std::fs::write(root.join("rules.yaml"), "secret").unwrap();
         std::fs::write(bin.join("aws"), "real\n").unwrap();
-        let rules = Rules::new(Boundary::new(&root, std::slice::from_ref(&bin), &[]));
+        let rules = Rules::new(
+            Boundary::new(&root, std::slice::from_ref(&bin), &[]),
+            crate::confine::launcher::default_program(),
+        );
         // open_tree(AT_FDCWD, home, OPEN_TREE_CLONE), then the root through that copy; then
         // mount_setattr(bin, AT_RECURSIVE, clear MOUNT_ATTR_RDONLY) and a write.
         let script = format!(
@@ -1116,9 +1091,13 @@ except Exception as error:
             assert!(started.elapsed() < std::time::Duration::from_secs(10));
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
+        // And the launcher that started both, which held the secret a moment ago (its map
+        // needs the same access as its memory, and is there to read at any offset).
+        let launcher = rules.launcher().unwrap().id();
         let script = format!(
             "{unprivileged} sh -c 'cat /proc/{pid}/environ; cat /proc/{me}/environ; \
-             for task in /proc/{me}/task/*; do head -c 1 $task/mem; done' 2>&1",
+             for task in /proc/{me}/task/*; do head -c 1 $task/mem; done; \
+             head -c 1 /proc/{launcher}/maps && echo read-launcher-memory' 2>&1",
             pid = holder.id(),
             me = std::process::id()
         );
@@ -1127,14 +1106,130 @@ except Exception as error:
             .output()
             .unwrap();
         let reader = run(&rules, &script);
-        let mut holder = holder;
-        let _ = holder.kill();
-        let _ = holder.wait();
-        // Without confinement the same user reads the other child: the test can tell.
+        holder.kill();
+        let _ = holder.wait_with_output();
+        // Without confinement the same user reads the other child and the launcher's
+        // memory: the test can tell.
         let control = String::from_utf8_lossy(&unconfined.stdout);
         assert!(control.contains("held-by-a"), "{control}");
+        assert!(control.contains("read-launcher-memory"), "{control}");
         let seen = String::from_utf8_lossy(&reader.stdout);
         assert!(!seen.contains("held-by-a"), "{seen}");
         assert!(!seen.contains("PATH="), "{seen}");
+        assert!(!seen.contains("read-launcher-memory"), "{seen}");
+    }
+
+    /// Issue 39: children are started by a small launcher, not forked from the server. They
+    /// are still the server's own children, hold nothing of the launcher (no descriptor, no
+    /// capability) and are restricted each with a domain of its own.
+    #[test]
+    #[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
+    fn a_launched_child_is_the_servers_own_and_inherits_nothing() {
+        require_landlock();
+        let dir = tempfile::tempdir().unwrap();
+        let rules = rules(&dir.path().join("root"), &[]);
+        let output = run(
+            &rules,
+            "grep -E '^(PPid|NoNewPrivs|CapInh|CapPrm|CapEff|CapAmb):' /proc/$$/status; \
+             for fd in /proc/$$/fd/*; do echo \"fd $(readlink $fd)\"; done",
+        );
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let field = |name: &str| {
+            stdout
+                .lines()
+                .find_map(|line| line.strip_prefix(&format!("{name}:")))
+                .map(str::trim)
+                .unwrap_or_else(|| panic!("{name} missing: {stdout}"))
+                .to_string()
+        };
+        assert_eq!(field("PPid"), std::process::id().to_string());
+        assert_eq!(field("NoNewPrivs"), "1");
+        // Outside a namespace, root's children are root as before; in one, or as anyone
+        // else, they hold no capability.
+        let namespace = rules.launcher().unwrap().restriction() == Restriction::Namespace;
+        if namespace || !rustix::process::geteuid().is_root() {
+            for set in ["CapInh", "CapPrm", "CapEff", "CapAmb"] {
+                assert_eq!(field(set), "0000000000000000", "{set}: {stdout}");
+            }
+        }
+        // Its stdin, stdout and stderr (and what the shell opened itself): not the launcher's
+        // socket, nor a ruleset.
+        let fds: Vec<&str> = stdout
+            .lines()
+            .filter_map(|line| line.strip_prefix("fd "))
+            .collect();
+        assert!(fds.contains(&"/dev/null"), "{stdout}");
+        for fd in fds {
+            assert!(
+                !fd.starts_with("socket:") && !fd.contains("landlock"),
+                "{stdout}"
+            );
+        }
+    }
+
+    /// A launcher that is gone (killed) fails the call that needed it, and starts nothing;
+    /// the next call gets a new launcher.
+    #[test]
+    #[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
+    fn a_launcher_that_died_fails_the_call_and_is_replaced() {
+        require_landlock();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("root")).unwrap();
+        let rules = rules(&dir.path().join("root"), &[]);
+        let first = rules.launcher().unwrap();
+        let pid = rustix::process::Pid::from_raw(first.id() as i32).unwrap();
+        rustix::process::kill_process(pid, rustix::process::Signal::KILL).unwrap();
+        let ran = std::env::temp_dir().join(format!("torii-ran-{}", std::process::id()));
+        let failed = testing::spawn(
+            |start| first.start(start),
+            &format!("touch {}", ran.display()),
+        );
+        assert!(
+            matches!(
+                failed,
+                Err(crate::confine::launcher::StartError::Confine(_))
+            ),
+            "{:?}",
+            failed.map(|child| child.id())
+        );
+        assert!(!ran.exists());
+        drop(first);
+        let output = run(&rules, &format!("touch {0} && ls {0}", ran.display()));
+        assert!(output.status.success(), "{output:?}");
+        assert!(ran.exists());
+        std::fs::remove_file(&ran).unwrap();
+        assert_ne!(
+            rules.launcher().unwrap().id(),
+            pid.as_raw_nonzero().get() as u32
+        );
+    }
+
+    /// New rules, new launcher: the one of the old rules ends.
+    #[test]
+    #[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
+    fn changed_rules_get_a_new_launcher_and_the_old_one_ends() {
+        require_landlock();
+        let dir = tempfile::tempdir().unwrap();
+        let rules = rules(&dir.path().join("root"), &[]);
+        // The same rules keep their launcher (tried again while other tests change `/tmp`,
+        // a directory on the way to this root).
+        let old = (0..50)
+            .map(|_| rules.launcher().unwrap().id())
+            .collect::<Vec<_>>()
+            .windows(2)
+            .find(|pair| pair[0] == pair[1])
+            .map(|pair| pair[0])
+            .expect("the same rules kept their launcher");
+        std::fs::create_dir(dir.path().join("later")).unwrap();
+        let new = rules.launcher().unwrap().id();
+        assert_ne!(new, old);
+        let started = std::time::Instant::now();
+        while std::path::Path::new(&format!("/proc/{old}")).exists() {
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(5),
+                "{old} still runs"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
     }
 }

@@ -5,30 +5,22 @@
 //! executable and root each client starts). The rest of the file system stays as the user has
 //! it.
 //!
-//! Every provider command is prepared by [`Confinement::prepare`] before it is spawned: its
-//! child restricts itself just before it runs the program, so the restriction holds for its
-//! whole life and its own children's, every child has a domain of its own, and no thread of
-//! Torii is ever restricted.
-//!
-//! On Linux the restriction is Landlock (see `linux.rs`). Where the kernel cannot enforce it
-//! (or on another system), `settings.yaml` decides: `child_confinement: best-effort` (default)
-//! starts children unconfined and says so once; `required` refuses to start them.
+//! On Linux every provider child is started by [`Confinement::start`], through a launcher
+//! process (see `launcher.rs`): the child restricts itself just before it runs the program, so
+//! the restriction holds for its whole life and its own children's, every child has a domain of
+//! its own, and no thread of Torii is ever restricted. The restriction is Landlock (see
+//! `linux.rs`). Where the kernel cannot enforce it (or on another system), `settings.yaml`
+//! decides: `child_confinement: best-effort` (default) starts children unconfined and says so
+//! once; `required` refuses to start them.
 
+#[cfg(target_os = "linux")]
+pub mod launcher;
 #[cfg(target_os = "linux")]
 mod linux;
 #[cfg(target_os = "linux")]
 mod programs;
 #[cfg(target_os = "linux")]
 mod sys;
-
-/// Keeps what the child of `command` leaves running inside its own process tree (Linux; a
-/// no-op elsewhere): see `sys.rs`.
-pub fn keep_orphans_in_tree(command: &mut std::process::Command) {
-    #[cfg(target_os = "linux")]
-    sys::reap_orphans_before_exec(command);
-    #[cfg(not(target_os = "linux"))]
-    let _ = command;
-}
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -95,8 +87,14 @@ struct Inner {
     /// The rules, worked out at the first child's start: finding the links under the root
     /// walks the whole root, work that start-up and a server that never starts a child should
     /// not pay, and the walk is then as recent as it can be.
+    /// The executable that runs the launchers.
+    #[cfg(target_os = "linux")]
+    launcher: PathBuf,
     #[cfg(target_os = "linux")]
     rules: std::sync::OnceLock<linux::Rules>,
+    /// The launcher of unconfined children, where the kernel cannot confine them.
+    #[cfg(target_os = "linux")]
+    unconfined: std::sync::Mutex<Option<Arc<launcher::Launcher>>>,
 }
 
 impl Confinement {
@@ -105,6 +103,31 @@ impl Confinement {
     /// the directories of `PATH` and of the Torii executable, their install trees, as they are
     /// now, become read-only for children (see `programs.rs`).
     pub fn new(root: &Path, mode: Mode, programs: &[PathBuf]) -> Self {
+        #[cfg(target_os = "linux")]
+        return Self::with_launcher(root, mode, programs, &launcher::default_program());
+        #[cfg(not(target_os = "linux"))]
+        return Self::build(root, mode, programs);
+    }
+
+    /// Confinement whose children are started by `launcher` running as `torii __launcher`
+    /// (on Linux; elsewhere there is no launcher): for a program other than Torii that starts
+    /// children through this library (a test).
+    pub fn with_launcher(root: &Path, mode: Mode, programs: &[PathBuf], launcher: &Path) -> Self {
+        #[cfg(target_os = "linux")]
+        return Self::build(root, mode, programs, launcher.to_path_buf());
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = launcher;
+            Self::build(root, mode, programs)
+        }
+    }
+
+    fn build(
+        root: &Path,
+        mode: Mode,
+        programs: &[PathBuf],
+        #[cfg(target_os = "linux")] launcher: PathBuf,
+    ) -> Self {
         #[cfg(target_os = "linux")]
         let support = linux::probe();
         #[cfg(not(target_os = "linux"))]
@@ -118,7 +141,11 @@ impl Confinement {
                 mode,
                 support,
                 #[cfg(target_os = "linux")]
+                launcher,
+                #[cfg(target_os = "linux")]
                 rules: std::sync::OnceLock::new(),
+                #[cfg(target_os = "linux")]
+                unconfined: std::sync::Mutex::default(),
             }),
         }
     }
@@ -158,12 +185,15 @@ impl Confinement {
         })
     }
 
-    /// Whether confined children get a mount namespace of their own here (where the root is
-    /// hidden and the directories above it take new entries). Starts a throwaway child.
+    /// Whether confined children run in a mount namespace here (where the root is hidden and
+    /// the directories above it take new entries). Starts the launcher if none runs yet.
     pub fn namespaces(&self) -> bool {
         #[cfg(target_os = "linux")]
         if matches!(self.inner.support, Support::Enforced { .. }) {
-            return linux::namespaces_work();
+            return self
+                .rules()
+                .launcher()
+                .is_ok_and(|launcher| launcher.restriction() == launcher::Restriction::Namespace);
         }
         false
     }
@@ -194,10 +224,10 @@ impl Confinement {
 
     /// Works the rules out, the first time, on a blocking thread: the walk of the root must not
     /// hold a thread that serves MCP (reading stdin, cancelling, other calls' time limits).
-    /// Afterwards, and where children are not confined, it returns at once. [`prepare`]
-    /// works them out itself if this was not awaited.
+    /// Afterwards, and where children are not confined, it returns at once. [`start`] works
+    /// them out itself if this was not awaited.
     ///
-    /// [`prepare`]: Confinement::prepare
+    /// [`start`]: Confinement::start
     pub async fn ready(&self) {
         #[cfg(target_os = "linux")]
         if matches!(self.inner.support, Support::Enforced { .. })
@@ -212,25 +242,52 @@ impl Confinement {
         }
     }
 
-    /// Prepares `command` so that its child can neither read nor write the config root (nor
-    /// change the program directories). Keep the returned value until the spawn returned.
-    pub fn prepare(&self, command: &mut std::process::Command) -> Result<Prepared, ConfineError> {
-        if let Support::Unavailable { reason } = &self.inner.support {
-            return match self.inner.mode {
-                Mode::BestEffort => Ok(Prepared::default()),
-                Mode::Required => Err(ConfineError::Required {
-                    reason: reason.clone(),
-                }),
-            };
+    /// Refuses to go on when children cannot be confined and the settings require it; where
+    /// this system cannot confine them, that is the whole of confinement.
+    pub fn check_unconfined(&self) -> Result<(), ConfineError> {
+        match (&self.inner.support, self.inner.mode) {
+            (Support::Unavailable { reason }, Mode::Required) => Err(ConfineError::Required {
+                reason: reason.clone(),
+            }),
+            _ => Ok(()),
         }
-        #[cfg(target_os = "linux")]
-        if matches!(self.inner.support, Support::Enforced { .. }) {
-            return Ok(Prepared {
-                _held: Some(self.rules().prepare(command)?),
-            });
+    }
+
+    /// Starts one child that can neither read nor write the config root (nor change the
+    /// program directories), through the launcher of the current rules.
+    #[cfg(target_os = "linux")]
+    pub fn start(
+        &self,
+        start: &launcher::Start<'_>,
+    ) -> Result<launcher::Started, launcher::StartError> {
+        self.check_unconfined()?;
+        let launcher = match self.inner.support {
+            Support::Enforced { .. } => self.rules().launcher(),
+            Support::Unavailable { .. } => self.unconfined_launcher(),
         }
-        let _ = command;
-        Ok(Prepared::default())
+        .map_err(|source| ConfineError::Restrict { source })?;
+        launcher.start(start)
+    }
+
+    /// The launcher of unconfined children (a new one if the last one broke).
+    #[cfg(target_os = "linux")]
+    fn unconfined_launcher(&self) -> io::Result<Arc<launcher::Launcher>> {
+        let mut slot = self
+            .inner
+            .unconfined
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        match slot.as_ref().filter(|launcher| !launcher.is_broken()) {
+            Some(launcher) => Ok(Arc::clone(launcher)),
+            None => {
+                let launcher = Arc::new(launcher::Launcher::new(
+                    &self.inner.launcher,
+                    launcher::Setup::Unconfined,
+                )?);
+                *slot = Some(Arc::clone(&launcher));
+                Ok(launcher)
+            }
+        }
     }
 
     /// The rules for this root, worked out once; when the search for links stopped at its
@@ -242,8 +299,10 @@ impl Confinement {
             let absolute = std::path::absolute(root).unwrap_or_else(|_| root.clone());
             let read_only = programs::read_only_dirs(&self.inner.programs);
             let agent_files = crate::agents::managed_files(&absolute);
-            let rules =
-                linux::Rules::new(linux::Boundary::new(&absolute, &read_only, &agent_files));
+            let rules = linux::Rules::new(
+                linux::Boundary::new(&absolute, &read_only, &agent_files),
+                self.inner.launcher.clone(),
+            );
             if rules.incomplete() {
                 crate::console::progress(&format!(
                     "torii: the search for symbolic links under {} stopped at its limits \
@@ -256,13 +315,6 @@ impl Confinement {
             rules
         })
     }
-}
-
-/// What a prepared command's child needs until the spawn returned.
-#[derive(Debug, Default)]
-pub struct Prepared {
-    #[cfg(target_os = "linux")]
-    _held: Option<linux::Held>,
 }
 
 #[cfg(test)]
@@ -279,9 +331,23 @@ mod tests {
                     reason: "no Landlock here".into(),
                 },
                 #[cfg(target_os = "linux")]
+                launcher: launcher::default_program(),
+                #[cfg(target_os = "linux")]
                 rules: std::sync::OnceLock::new(),
+                #[cfg(target_os = "linux")]
+                unconfined: std::sync::Mutex::default(),
             }),
         }
+    }
+
+    /// Runs `sh -c script` as the runner would, to its end.
+    #[cfg(target_os = "linux")]
+    fn run(
+        confinement: &Confinement,
+        script: &str,
+    ) -> Result<std::process::Output, launcher::StartError> {
+        launcher::testing::spawn(|start| confinement.start(start), script)
+            .map(launcher::testing::TestChild::wait_with_output)
     }
 
     /// Start-up does not walk the config root: the search for its links waits for the first
@@ -294,8 +360,7 @@ mod tests {
             |confinement: &Confinement| matches!(confinement.support(), Support::Enforced { .. });
         let confinement = Confinement::new(root.path(), Mode::BestEffort, &[]);
         assert!(confinement.inner.rules.get().is_none());
-        let mut command = std::process::Command::new("true");
-        let _prepared = confinement.prepare(&mut command).unwrap();
+        run(&confinement, "true").unwrap();
         assert_eq!(
             confinement.inner.rules.get().is_some(),
             enforced(&confinement)
@@ -319,9 +384,15 @@ mod tests {
             "{warning}"
         );
         assert!(warning.contains("child_confinement: required"), "{warning}");
-        let mut command = std::process::Command::new("true");
-        let _prepared = confinement.prepare(&mut command).unwrap();
-        assert!(command.status().unwrap().success());
+        assert_eq!(confinement.check_unconfined().ok(), Some(()));
+        #[cfg(target_os = "linux")]
+        {
+            let output = run(&confinement, "cat /proc/self/status").unwrap();
+            assert!(output.status.success());
+            let status = String::from_utf8_lossy(&output.stdout);
+            // Not even `no_new_privs`: nothing of confinement was applied.
+            assert!(status.contains("NoNewPrivs:\t0"), "{status}");
+        }
     }
 
     #[test]
@@ -333,12 +404,22 @@ mod tests {
                 .unwrap()
                 .contains("will not be started")
         );
-        let mut command = std::process::Command::new("true");
-        let error = confinement.prepare(&mut command).unwrap_err();
+        let error = confinement.check_unconfined().unwrap_err();
         assert!(
             error.to_string().contains("child_confinement: required"),
             "{error}"
         );
+        #[cfg(target_os = "linux")]
+        {
+            let dir = tempfile::tempdir().unwrap();
+            let ran = dir.path().join("ran");
+            let refused = run(&confinement, &format!("touch {}", ran.display()));
+            assert!(matches!(
+                refused,
+                Err(launcher::StartError::Confine(ConfineError::Required { .. }))
+            ));
+            assert!(!ran.exists());
+        }
     }
 
     #[test]

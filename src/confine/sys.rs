@@ -1,68 +1,186 @@
-//! The only unsafe code in Torii: what a child does to itself between `fork` and `exec`
-//! (enter a mount namespace where it can, restrict itself with Landlock, reap its orphans).
+//! The only unsafe code in Torii's confinement: what the launcher does to enter a mount
+//! namespace, and how it starts a child that restricts itself before `exec` (see
+//! `launcher.rs`).
 //!
 //! Each child must get a Landlock domain of its own. A domain shared with a thread of Torii's
 //! would let the child reach that thread (`/proc/<torii>/task/<tid>/mem` is allowed within one
 //! domain), and through it all of Torii's memory, and a domain shared with another child would
-//! let them read each other. So Torii's own threads are never restricted: the child restricts
-//! itself just before it runs the program, with a ruleset Torii built beforehand.
+//! let them read each other. So no thread of Torii or of the launcher is ever restricted: the
+//! child restricts itself just before it runs the program, with a ruleset Torii built
+//! beforehand.
 
 #![allow(unsafe_code)]
 
 use std::ffi::{CStr, CString};
-use std::os::fd::RawFd;
-use std::os::unix::process::CommandExt;
+use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
 
-/// Makes the child of `command` restrict itself with the Landlock ruleset `ruleset` (and set
-/// `no_new_privs`, which Landlock requires) before it executes the program. If either call
-/// fails, the child never runs the program and the spawn fails.
+use rustix::process::Pid;
+
+/// The step at which a child failed before it ran its program (sent to the server, so that
+/// the error says what failed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
+pub(super) enum Step {
+    Stdio = 1,
+    ProcessGroup = 2,
+    Reaper = 3,
+    Restrict = 4,
+    Exec = 5,
+}
+
+impl Step {
+    pub(super) fn from_raw(raw: u32) -> Option<Step> {
+        [
+            Step::Stdio,
+            Step::ProcessGroup,
+            Step::Reaper,
+            Step::Restrict,
+            Step::Exec,
+        ]
+        .into_iter()
+        .find(|step| *step as u32 == raw)
+    }
+}
+
+/// What one child is started with: everything is built before the fork, so the child only
+/// makes system calls on memory that already exists.
+pub(super) struct ChildSetup<'a> {
+    /// The absolute path of the program.
+    pub(super) program: &'a CStr,
+    /// `argv` and `envp` as `execve` takes them: pointers into strings the caller holds,
+    /// each list ending with a null pointer.
+    pub(super) argv: &'a [*const libc::c_char],
+    pub(super) envp: &'a [*const libc::c_char],
+    /// The child's stdin, stdout and stderr, in that order (close-on-exec descriptors of the
+    /// launcher, numbered 3 or above).
+    pub(super) stdio: [BorrowedFd<'a>; 3],
+    /// The Landlock ruleset the child restricts itself with; `None` for an unconfined child.
+    pub(super) ruleset: Option<BorrowedFd<'a>>,
+}
+
+/// Starts a child of the launcher's parent (Torii, which waits for it and reaps it) that sets
+/// itself up as `setup` says and runs the program. Returns its number, and the step and
+/// `errno` at which it failed if it ended before its program ran (Torii still reaps it).
 ///
-/// `ruleset` must stay open until the spawn has returned: the caller holds it.
-pub(super) fn restrict_before_exec(command: &mut std::process::Command, ruleset: RawFd) {
-    // SAFETY: the closure runs in the forked child before `exec`, where only
-    // async-signal-safe functions may be called. It makes two raw system calls (`prctl` and
-    // `landlock_restrict_self`) with plain integer arguments, allocates nothing, takes no lock
-    // and touches no memory but its own stack and the copied `ruleset` number. The descriptor
-    // is open in the child, since close-on-exec closes it only at `exec`.
+/// Must be called in a single-threaded process (the launcher): the child is a copy of it.
+pub(super) fn start_child(setup: &ChildSetup<'_>) -> std::io::Result<(Pid, Option<(Step, i32)>)> {
+    if setup.argv.last() != Some(&std::ptr::null()) || setup.envp.last() != Some(&std::ptr::null())
+    {
+        return Err(std::io::Error::other(
+            "argv and envp must end with a null pointer",
+        ));
+    }
+    let (report_read, report_write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+    // SAFETY: a `clone` without `CLONE_VM` is a `fork` whose child has the launcher's parent
+    // for parent (`CLONE_PARENT`, which makes the exit signal the launcher's own, SIGCHLD).
+    // The launcher is single-threaded, so its copy holds no lock another thread held, and
+    // the child only runs `run_child`, which returns never.
+    let pid = unsafe {
+        libc::syscall(
+            libc::SYS_clone,
+            (libc::CLONE_PARENT | libc::SIGCHLD) as libc::c_ulong,
+            0usize,
+            0usize,
+            0usize,
+            0usize,
+        )
+    };
+    if pid == 0 {
+        // SAFETY: this is the new child, which only makes system calls on `setup` (alive in
+        // its copy of the memory) and ends in `execve` or `_exit`.
+        unsafe { run_child(setup, report_write.as_raw_fd()) }
+    }
+    if pid < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    let pid = i32::try_from(pid)
+        .ok()
+        .and_then(Pid::from_raw)
+        .ok_or_else(|| std::io::Error::other("clone returned an invalid process number"))?;
+    drop(report_write);
+    // The child's end closes at `execve` (close-on-exec): nothing to read means it ran.
+    let mut report = [0u8; 8];
+    let mut read = 0;
+    while read < report.len() {
+        match rustix::io::read(&report_read, &mut report[read..]) {
+            Ok(0) => break,
+            Ok(count) => read += count,
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(error) => return Err(error.into()),
+        }
+    }
+    if read == 0 {
+        return Ok((pid, None));
+    }
+    let step = u32::from_le_bytes([report[0], report[1], report[2], report[3]]);
+    let errno = i32::from_le_bytes([report[4], report[5], report[6], report[7]]);
+    let step = Step::from_raw(step).filter(|_| read == report.len());
+    Ok((pid, Some((step.unwrap_or(Step::Exec), errno))))
+}
+
+/// The child's side: its stdio, its own process group, the reaper of its orphans, its
+/// restriction, then the program. On any failure it writes the step and `errno` to `report`
+/// and exits with 127.
+///
+/// # Safety
+/// Called only in the child of [`start_child`], which is single-threaded.
+unsafe fn run_child(setup: &ChildSetup<'_>, report: RawFd) -> ! {
+    // SAFETY: plain system calls with integer arguments, C strings and pointer arrays that
+    // `setup` owns, and a buffer on this stack.
     unsafe {
-        command.pre_exec(move || {
+        let fail = |step: Step| -> ! {
+            let errno = *libc::__errno_location();
+            let mut message = [0u8; 8];
+            message[..4].copy_from_slice(&(step as u32).to_le_bytes());
+            message[4..].copy_from_slice(&errno.to_le_bytes());
+            libc::write(report, message.as_ptr().cast(), message.len());
+            libc::_exit(127)
+        };
+        for (target, fd) in setup.stdio.iter().enumerate() {
+            // `dup2` clears close-on-exec on the copy; the launcher's own 0, 1 and 2 (its
+            // socket among them) are replaced.
+            if libc::dup2(fd.as_raw_fd(), target as libc::c_int) < 0 {
+                fail(Step::Stdio);
+            }
+        }
+        // Rust's runtime ignores SIGPIPE in the launcher; a program expects the default.
+        if libc::signal(libc::SIGPIPE, libc::SIG_DFL) == libc::SIG_ERR {
+            fail(Step::Stdio);
+        }
+        // Its own process group, so that stopping the call stops what it started too.
+        if libc::setpgid(0, 0) != 0 {
+            fail(Step::ProcessGroup);
+        }
+        // What leaves the group (`setsid`, a double fork) is re-parented to the child rather
+        // than to init, so its whole tree stays under it, where stopping the call finds it.
+        // The setting survives `exec`.
+        if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0 {
+            fail(Step::Reaper);
+        }
+        if let Some(ruleset) = setup.ruleset {
             if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
-                return Err(std::io::Error::last_os_error());
+                fail(Step::Restrict);
             }
-            if libc::syscall(libc::SYS_landlock_restrict_self, ruleset, 0) != 0 {
-                return Err(std::io::Error::last_os_error());
+            if libc::syscall(libc::SYS_landlock_restrict_self, ruleset.as_raw_fd(), 0) != 0 {
+                fail(Step::Restrict);
             }
-            Ok(())
-        });
+        }
+        libc::execve(
+            setup.program.as_ptr(),
+            setup.argv.as_ptr(),
+            setup.envp.as_ptr(),
+        );
+        fail(Step::Exec)
     }
 }
 
-/// Makes the child of `command` the reaper of its own orphans before it executes the program:
-/// a process its descendants leave behind (a double fork, `setsid`) is re-parented to the
-/// child instead of to init, so while the child lives its whole tree stays under it, where a
-/// timeout or a cancellation finds and ends it. The setting survives `exec`.
-pub(crate) fn reap_orphans_before_exec(command: &mut std::process::Command) {
-    // SAFETY: the closure runs in the forked child before `exec`, where only
-    // async-signal-safe functions may be called. It makes one raw system call (`prctl`) with
-    // plain integer arguments, allocates nothing, takes no lock and touches no memory but its
-    // own stack.
-    unsafe {
-        command.pre_exec(|| {
-            if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-}
-
-/// What a child sets up in a mount namespace of its own before it restricts itself, so that
-/// the directories above the root can take new entries: the root hidden under an empty
-/// read-only file system, the paths children must not change bound read-only over themselves.
-/// Everything is a C string built beforehand: the child allocates nothing.
+/// The mount namespace the launcher sets up once for all its children, so that the
+/// directories above the root can take new entries: the root hidden under an empty read-only
+/// file system, the paths children must not change bound read-only over themselves.
 #[derive(Debug)]
 pub(super) struct MountPlan {
-    /// `"<uid> <uid> 1"` and `"<gid> <gid> 1"`: the child stays who it is.
+    /// `"<uid> <uid> 1"` and `"<gid> <gid> 1"`: the launcher and its children stay who they
+    /// are.
     pub(super) uid_map: CString,
     pub(super) gid_map: CString,
     /// Directories that get an empty read-only `tmpfs` over them.
@@ -72,7 +190,7 @@ pub(super) struct MountPlan {
     /// Paths bound read-only over themselves, with everything mounted beneath them.
     pub(super) read_only: Vec<CString>,
     /// The working directory, entered again once the mounts are in place (a directory the
-    /// child was in before stays reachable through it otherwise).
+    /// launcher was in before stays reachable through it otherwise).
     pub(super) cwd: CString,
 }
 
@@ -87,41 +205,6 @@ struct MountAttr {
 
 const MOUNT_ATTR_RDONLY: u64 = 0x1;
 
-/// Makes the child of `command` enter a mount namespace set up by `plan` and then restrict
-/// itself with `open`; when any step of the namespace fails (user namespaces not allowed, a
-/// mount refused), with `closed` instead, which keeps the root out of reach without a
-/// namespace. Either way `no_new_privs` is set, and a child whose restriction fails never runs
-/// the program.
-///
-/// `plan`, `open` and `closed` must stay alive until the spawn has returned: the caller holds
-/// them.
-pub(super) fn enter_namespace_then_restrict(
-    command: &mut std::process::Command,
-    plan: std::sync::Arc<MountPlan>,
-    open: RawFd,
-    closed: RawFd,
-) {
-    // SAFETY: the closure runs in the forked child before `exec`, where only
-    // async-signal-safe functions may be called. It makes raw system calls (`prctl`,
-    // `unshare`, `open`, `write`, `close`, `mount`, `mount_setattr`, `chdir`,
-    // `landlock_restrict_self`) with
-    // integer arguments and pointers to C strings that `plan` owns, built before the fork;
-    // it allocates nothing, takes no lock and touches no memory but its stack and `plan`,
-    // which the parent keeps alive (and unchanged) until the spawn returned.
-    unsafe {
-        command.pre_exec(move || {
-            if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            let ruleset = if enter(&plan) { open } else { closed };
-            if libc::syscall(libc::SYS_landlock_restrict_self, ruleset, 0) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-}
-
 /// The namespace of `plan`; `false` at the first step that fails.
 ///
 /// The mounts are made in a first user and mount namespace, then sealed by entering a second
@@ -129,11 +212,12 @@ pub(super) fn enter_namespace_then_restrict(
 /// `open_tree` nor `mount_setattr` can take the tmpfs off a copy of the tree or make a
 /// read-only bind writable again, even for a child that is root in its namespace (Landlock
 /// forbids `mount` and `umount`, not those). The capability bounding set is emptied last, so
-/// that a child running as root keeps no capability through `exec` either.
+/// that a child running as root keeps no capability through `exec` either (the launcher then
+/// gives up its own: see [`drop_capabilities`]).
 ///
-/// # Safety
-/// Called only in a forked child before `exec` (see [`enter_namespace_then_restrict`]).
-unsafe fn enter(plan: &MountPlan) -> bool {
+/// Only a single-threaded process can enter a user namespace (in any other the first step
+/// fails): the launcher calls this first thing.
+pub(super) fn enter_namespace(plan: &MountPlan) -> bool {
     const NONE: *const libc::c_char = std::ptr::null();
     let read_only = MountAttr {
         attr_set: MOUNT_ATTR_RDONLY,
@@ -183,11 +267,26 @@ unsafe fn enter(plan: &MountPlan) -> bool {
     }
 }
 
-/// A new user namespace where the child keeps its own user and group, with a mount namespace
-/// of its own.
+/// Gives up every capability of the calling thread (those a user namespace grants its
+/// creator): what the launcher's children inherit.
+pub(super) fn drop_capabilities() -> std::io::Result<()> {
+    let none = rustix::thread::CapabilitySet::empty();
+    rustix::thread::set_capabilities(
+        None,
+        rustix::thread::CapabilitySets {
+            effective: none,
+            permitted: none,
+            inheritable: none,
+        },
+    )?;
+    Ok(())
+}
+
+/// A new user namespace where the launcher keeps its own user and group, with a mount
+/// namespace of its own.
 ///
 /// # Safety
-/// Called only in a forked child before `exec`.
+/// Plain system calls; safe in any process (they fail in a threaded one).
 unsafe fn enter_user_namespace(plan: &MountPlan) -> bool {
     // SAFETY: plain system calls on constant and `plan`'s C strings.
     unsafe {
@@ -201,7 +300,7 @@ unsafe fn enter_user_namespace(plan: &MountPlan) -> bool {
 /// Writes `bytes` to the file at `path` in one `write`; `false` if any call fails.
 ///
 /// # Safety
-/// Async-signal-safe: usable between `fork` and `exec`.
+/// Plain system calls on a C string and a live slice.
 unsafe fn write_file(path: &CStr, bytes: &[u8]) -> bool {
     // SAFETY: `path` is a C string and `bytes` a live slice; the descriptor is closed here.
     unsafe {
@@ -212,24 +311,5 @@ unsafe fn write_file(path: &CStr, bytes: &[u8]) -> bool {
         let written = libc::write(fd, bytes.as_ptr().cast(), bytes.len());
         libc::close(fd);
         written == bytes.len() as isize
-    }
-}
-
-/// Makes the child of `command` enter the namespace of `plan`, and fail to start if it cannot:
-/// how Torii learns whether this system lets children have one.
-pub(super) fn enter_namespace_before_exec(
-    command: &mut std::process::Command,
-    plan: std::sync::Arc<MountPlan>,
-) {
-    // SAFETY: as in `enter_namespace_then_restrict`: raw system calls on C strings `plan` owns,
-    // built before the fork; nothing is allocated in the child.
-    unsafe {
-        command.pre_exec(move || {
-            if enter(&plan) {
-                Ok(())
-            } else {
-                Err(std::io::Error::last_os_error())
-            }
-        });
     }
 }

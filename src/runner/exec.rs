@@ -5,19 +5,18 @@
 //! at the first launch) except Torii's own `TORII_*` variables; the listed variables are removed,
 //! then the overlay is applied, so an injected value always wins over an inherited one. Stdin
 //! is null, so a CLI that prompts fails instead of waiting forever. The child is started under
-//! the launch's [`Confinement`], so it cannot read or write the config root.
+//! the launch's [`Confinement`], so it cannot read or write the config root (see `child.rs`).
 
 use std::io;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::Duration;
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use tokio::process::{Child, Command};
 
 use super::RunError;
 use super::capture::Capture;
+use super::child::{self, Child};
 use super::group::{ProcessGroup, TERM_GRACE};
 use crate::confine::Confinement;
 use crate::secret::EnvVars;
@@ -31,7 +30,7 @@ pub const TORII_ENV_PREFIX: &str = "TORII_";
 /// It cannot change while the server runs: changing a process's environment (`set_var`) is
 /// `unsafe`, which this crate denies, so what the first call saw is what every call inherits.
 /// Reading and filtering it anew was a tenth of a trivial call's own work.
-fn inherited_env() -> &'static [(std::ffi::OsString, std::ffi::OsString)] {
+pub(super) fn inherited_env() -> &'static [(std::ffi::OsString, std::ffi::OsString)] {
     static INHERITED: std::sync::OnceLock<Vec<(std::ffi::OsString, std::ffi::OsString)>> =
         std::sync::OnceLock::new();
     INHERITED.get_or_init(|| {
@@ -90,19 +89,9 @@ pub struct Execution {
 /// whole process group. Past `launch.timeout` the group gets SIGTERM, then SIGKILL after
 /// [`TERM_GRACE`], and the result keeps what was captured, with `timed_out`.
 pub async fn run(launch: Launch) -> Result<Execution, RunError> {
-    let mut command = build_command(&launch)?;
+    check(&launch)?;
     launch.confinement.ready().await;
-    let _prepared = launch
-        .confinement
-        .prepare(command.as_std_mut())
-        .map_err(|source| RunError::Confine {
-            program: launch.program.clone(),
-            source,
-        })?;
-    let child = command.spawn().map_err(|source| RunError::Spawn {
-        program: launch.program.clone(),
-        source,
-    })?;
+    let child = child::start(&launch)?;
     let group = ProcessGroup::led_by(&child);
     collect(child, group, launch.max_output_bytes, launch.timeout)
         .await
@@ -112,7 +101,10 @@ pub async fn run(launch: Launch) -> Result<Execution, RunError> {
         })
 }
 
-fn build_command(launch: &Launch) -> Result<Command, RunError> {
+/// Refuses a launch the system would not carry as given: a relative program (which would be
+/// searched for again), an argument a batch file cannot receive, a variable name that is not
+/// one.
+fn check(launch: &Launch) -> Result<(), RunError> {
     if !launch.program.is_absolute() {
         return Err(RunError::RelativeProgram {
             program: launch.program.clone(),
@@ -131,29 +123,7 @@ fn build_command(launch: &Launch) -> Result<Command, RunError> {
     if let Some(name) = names.find(|name| !can_carry_env_name(name)) {
         return Err(RunError::InvalidEnvName { name: name.clone() });
     }
-
-    let mut command = Command::new(&launch.program);
-    command
-        .args(&launch.args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    // Its own process group, so that stopping the call stops what it started too.
-    #[cfg(unix)]
-    command.process_group(0);
-    // And what leaves the group (`setsid`, a double fork) stays in its tree, where stopping
-    // the call finds it.
-    crate::confine::keep_orphans_in_tree(command.as_std_mut());
-    command
-        .env_clear()
-        .envs(inherited_env().iter().map(|(name, value)| (name, value)));
-    for name in &launch.env_remove {
-        command.env_remove(name);
-    }
-    for (name, value) in &launch.env_overlay {
-        command.env(name, value.expose());
-    }
-    Ok(command)
+    Ok(())
 }
 
 /// The first argument (1-based) that a batch file cannot receive, when `program` is one.

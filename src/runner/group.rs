@@ -3,7 +3,7 @@
 //! Each child is started as the leader of a new group, so that stopping a call stops its
 //! grandchildren too (`kubectl` plugins, `aws` credential helpers, a `sh -c` pipeline). A
 //! process that leaves the group (`setsid`, `setpgid`) is still the child's descendant: on
-//! Linux the child reaps its own orphans (see `confine::keep_orphans_in_tree`), so while it
+//! Linux the child reaps its own orphans (see `confine::sys::start_child`), so while it
 //! lives its whole tree stays under it, and stopping the call signals every descendant found
 //! in `/proc` as well as the group, and so is any process that still holds the child's output
 //! pipes (a descendant that outlived the child and was re-parented elsewhere). Processes seen
@@ -36,8 +36,8 @@ pub(crate) struct ProcessGroup {
 }
 
 impl ProcessGroup {
-    /// The group `child` leads (it was started with `process_group(0)`).
-    pub(crate) fn led_by(child: &tokio::process::Child) -> Self {
+    /// The group `child` leads (it was started as the leader of a group of its own).
+    pub(crate) fn led_by(child: &super::child::Child) -> Self {
         #[cfg(unix)]
         {
             let id = child
@@ -51,7 +51,7 @@ impl ProcessGroup {
                 #[cfg(target_os = "linux")]
                 seen: std::sync::Mutex::default(),
                 #[cfg(target_os = "linux")]
-                pipes: tree::output_pipes(child),
+                pipes: child.output_pipes(),
             }
         }
         #[cfg(not(unix))]
@@ -190,20 +190,6 @@ mod tree {
             // Field 22 of the file, 20th after the name.
             start: fields.get(19)?.parse().ok()?,
         })
-    }
-
-    /// The inode numbers of the child's output pipes (our ends; the child's are the same pipes).
-    pub(super) fn output_pipes(child: &tokio::process::Child) -> Vec<u64> {
-        use std::os::fd::AsFd;
-        let ends = [
-            child.stdout.as_ref().map(|end| end.as_fd()),
-            child.stderr.as_ref().map(|end| end.as_fd()),
-        ];
-        ends.into_iter()
-            .flatten()
-            .filter_map(|fd| rustix::fs::fstat(fd).ok())
-            .map(|stat| stat.st_ino)
-            .collect()
     }
 
     /// Every live process of this user that holds one of `pipes` open (found through

@@ -9,6 +9,7 @@
 //! the call and re-checked any lease.
 
 mod capture;
+mod child;
 pub mod dotenv;
 mod error;
 mod exec;

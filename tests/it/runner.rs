@@ -60,6 +60,7 @@ fn probe(args: &[&str], exe: Option<&Path>, cwd: &Path, env: &[(&str, &OsStr)]) 
     let output = std::process::Command::new(&exe)
         .args(args)
         .current_dir(cwd)
+        .env("TORII_TEST_LAUNCHER", env!("CARGO_BIN_EXE_torii"))
         .envs(env.iter().copied())
         .output()
         .unwrap();
