@@ -58,11 +58,24 @@ pub(super) struct ChildSetup<'a> {
     pub(super) ruleset: Option<BorrowedFd<'a>>,
 }
 
+/// How much stack the child has until `execve`: it only makes system calls.
+const CHILD_STACK: usize = 64 * 1024;
+
+/// What the child of [`start_child`] needs, on the launcher's stack.
+struct ChildArgs<'a, 'b> {
+    setup: &'a ChildSetup<'b>,
+    report: RawFd,
+}
+
 /// Starts a child of the launcher's parent (Torii, which waits for it and reaps it) that sets
 /// itself up as `setup` says and runs the program. Returns its number, and the step and
 /// `errno` at which it failed if it ended before its program ran (Torii still reaps it).
 ///
-/// Must be called in a single-threaded process (the launcher): the child is a copy of it.
+/// The child shares the launcher's memory until its `execve`, as `posix_spawn`'s child does,
+/// so that starting it copies no page table (a `fork` of even the small launcher cost about
+/// as much as the rest of the start on a virtual machine); the launcher is suspended
+/// meanwhile. Must be called in a single-threaded process (the launcher), with no signal
+/// handler that could run in the child.
 pub(super) fn start_child(setup: &ChildSetup<'_>) -> std::io::Result<(Pid, Option<(Step, i32)>)> {
     if setup.argv.last() != Some(&std::ptr::null()) || setup.envp.last() != Some(&std::ptr::null())
     {
@@ -71,25 +84,28 @@ pub(super) fn start_child(setup: &ChildSetup<'_>) -> std::io::Result<(Pid, Optio
         ));
     }
     let (report_read, report_write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
-    // SAFETY: a `clone` without `CLONE_VM` is a `fork` whose child has the launcher's parent
-    // for parent (`CLONE_PARENT`, which makes the exit signal the launcher's own, SIGCHLD).
-    // The launcher is single-threaded, so its copy holds no lock another thread held, and
-    // the child only runs `run_child`, which returns never.
+    let mut stack = vec![0u8; CHILD_STACK];
+    let args = ChildArgs {
+        setup,
+        report: report_write.as_raw_fd(),
+    };
+    // SAFETY: the child runs `child_main` on `stack` (its top, 16-byte aligned as every ABI
+    // wants) with a pointer to `args`; both live on until `clone` returns, which with
+    // `CLONE_VFORK` is after the child's `execve` or `_exit`, the launcher being suspended
+    // until then. `CLONE_PARENT` makes the child Torii's, with the launcher's own exit signal
+    // (SIGCHLD). The child gets its own descriptors and signal dispositions (no
+    // `CLONE_FILES`, no `CLONE_SIGHAND`), so what it changes there stays its own.
     let pid = unsafe {
-        libc::syscall(
-            libc::SYS_clone,
-            (libc::CLONE_PARENT | libc::SIGCHLD) as libc::c_ulong,
-            0usize,
-            0usize,
-            0usize,
-            0usize,
+        let top = stack.as_mut_ptr().add(CHILD_STACK);
+        let top = top.sub(top as usize % 16);
+        libc::clone(
+            child_main,
+            top.cast(),
+            libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_PARENT | libc::SIGCHLD,
+            (&args as *const ChildArgs<'_, '_>).cast_mut().cast(),
         )
     };
-    if pid == 0 {
-        // SAFETY: this is the new child, which only makes system calls on `setup` (alive in
-        // its copy of the memory) and ends in `execve` or `_exit`.
-        unsafe { run_child(setup, report_write.as_raw_fd()) }
-    }
+    drop(stack);
     if pid < 0 {
         return Err(std::io::Error::last_os_error());
     }
@@ -118,12 +134,24 @@ pub(super) fn start_child(setup: &ChildSetup<'_>) -> std::io::Result<(Pid, Optio
     Ok((pid, Some((step.unwrap_or(Step::Exec), errno))))
 }
 
+/// Where the child of [`start_child`] starts.
+extern "C" fn child_main(args: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `args` is the `ChildArgs` that `start_child` keeps alive until the child has
+    // called `execve` or `_exit` (see there); `run_child` never returns.
+    unsafe {
+        let args = &*args.cast::<ChildArgs<'_, '_>>();
+        run_child(args.setup, args.report)
+    }
+}
+
 /// The child's side: its stdio, its own process group, the reaper of its orphans, its
 /// restriction, then the program. On any failure it writes the step and `errno` to `report`
 /// and exits with 127.
 ///
 /// # Safety
-/// Called only in the child of [`start_child`], which is single-threaded.
+/// Called only in the child of [`start_child`], which shares the suspended launcher's memory:
+/// it allocates nothing and writes only its own stack (and `errno`, which the launcher does
+/// not read before it resumes).
 unsafe fn run_child(setup: &ChildSetup<'_>, report: RawFd) -> ! {
     // SAFETY: plain system calls with integer arguments, C strings and pointer arrays that
     // `setup` owns, and a buffer on this stack.
