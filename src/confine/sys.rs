@@ -109,9 +109,7 @@ pub(super) fn start_child(setup: &ChildSetup<'_>) -> std::io::Result<(Pid, Optio
     if pid < 0 {
         return Err(std::io::Error::last_os_error());
     }
-    let pid = i32::try_from(pid)
-        .ok()
-        .and_then(Pid::from_raw)
+    let pid = Pid::from_raw(pid)
         .ok_or_else(|| std::io::Error::other("clone returned an invalid process number"))?;
     drop(report_write);
     // The child's end closes at `execve` (close-on-exec): nothing to read means it ran.
