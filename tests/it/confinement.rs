@@ -364,11 +364,11 @@ fn doctor_names_the_directories_a_confined_child_cannot_create_in() {
         .unwrap()
         .display()
         .to_string();
-    // In a mount namespace of its own a child creates entries there; without one, doctor
+    // In a mount namespace of their own children create entries there; without one, doctor
     // names the directories where it cannot.
     let namespace = report
         .lines()
-        .any(|line| line.starts_with("ok") && line.contains("in a mount namespace of its own"));
+        .any(|line| line.starts_with("ok") && line.contains("in a mount namespace of their own"));
     if !namespace {
         let line = report
             .lines()
