@@ -49,6 +49,9 @@ pub const SUBCOMMAND: &str = "__launcher";
 const MAX_MESSAGE: usize = 16 << 20;
 /// The most descriptors one message carries (a child's stdin, stdout and stderr).
 const MAX_FDS: usize = 3;
+/// How long a start may take (an `execve` can hang on a dead network file system): past it
+/// the call fails and the next one gets a new launcher, rather than every call waiting.
+const START_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// How the launcher's children are restricted, as asked by the server.
 pub(super) enum Setup<'a> {
@@ -145,6 +148,7 @@ impl Launcher {
     /// children are restricted as `setup` says.
     pub(super) fn new(program: &Path, setup: Setup<'_>) -> io::Result<Self> {
         let (ours, theirs) = UnixStream::pair()?;
+        ours.set_read_timeout(Some(START_TIMEOUT))?;
         let process = std::process::Command::new(program)
             .arg(SUBCOMMAND)
             .env_clear()
@@ -313,6 +317,10 @@ fn request(start: &Start<'_>) -> io::Result<Vec<u8>> {
     body.section([program])?;
     body.section(std::iter::once(program).chain(start.args.iter().map(|arg| arg.as_bytes())))?;
     body.section(start.env.iter().map(Vec::as_slice))?;
+    if body.0.len() > MAX_MESSAGE {
+        // What `execve` itself would answer, long before this size.
+        return Err(io::Error::from_raw_os_error(libc::E2BIG));
+    }
     Ok(body.0)
 }
 

@@ -1232,4 +1232,30 @@ except Exception as error:
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
     }
+
+    /// An argument `execve` could not carry (a NUL byte, a command line far past `ARG_MAX`)
+    /// fails the start as the program's error, and the launcher serves the next call.
+    #[test]
+    #[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
+    fn an_argument_exec_cannot_carry_fails_the_start_not_the_launcher() {
+        require_landlock();
+        let dir = tempfile::tempdir().unwrap();
+        let rules = rules(&dir.path().join("root"), &[]);
+        let launcher = rules.launcher().unwrap();
+        let huge = "x".repeat(17 << 20);
+        for script in ["echo a\0b", huge.as_str()] {
+            let refused = testing::spawn(|start| launcher.start(start), script);
+            assert!(
+                matches!(
+                    refused,
+                    Err(crate::confine::launcher::StartError::Program(_))
+                ),
+                "{:?}",
+                refused.map(|child| child.id())
+            );
+        }
+        assert!(!launcher.is_broken());
+        let output = testing::spawn(|start| launcher.start(start), "echo served").unwrap();
+        assert_eq!(output.wait_with_output().stdout, b"served\n");
+    }
 }
