@@ -275,6 +275,10 @@ impl Launcher {
     /// Sends one request and reads its 12-byte answer, one conversation at a time.
     fn exchange(&self, body: &[u8], fds: &[BorrowedFd<'_>]) -> io::Result<[u8; 12]> {
         let socket = self.socket.lock().unwrap_or_else(|p| p.into_inner());
+        // A call that waited for another one's failed start fails at once too.
+        if self.is_broken() {
+            return Err(io::Error::other("an earlier start failed"));
+        }
         send(&socket, body, fds)?;
         let mut reply = [0u8; 12];
         (&*socket).read_exact(&mut reply)?;
