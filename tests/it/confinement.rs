@@ -669,3 +669,73 @@ async fn a_child_cannot_rewrite_the_agents_configuration() {
     assert_eq!(read(&settings), settings_before);
     assert_eq!(read(&elsewhere), "written\n");
 }
+
+/// Issue 39: children are started by the server's launcher (`torii __launcher`, started with
+/// an empty environment) and are the server's own children, so its time limits, cancellation
+/// and reaping hold as before.
+#[tokio::test]
+#[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
+async fn children_are_the_servers_own_and_started_by_its_launcher() {
+    let root = root_with_tok();
+    let cli = FakeCli::new(&root, "tok", "echo \"$PPID\"");
+    let client = mcp_client::start(&root, &[("PATH", cli.path_env())]).await;
+    let (result, _) = client.call("tok", json!({"args": ["run"]})).await;
+    let server: u32 = result["execution"]["stdout"]
+        .as_str()
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let cmdline = |pid: u32| {
+        std::fs::read(format!("/proc/{pid}/cmdline"))
+            .unwrap_or_default()
+            .split(|byte| *byte == 0)
+            .map(|word| String::from_utf8_lossy(word).into_owned())
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        cmdline(server)[0].ends_with("torii"),
+        "{:?}",
+        cmdline(server)
+    );
+    let children: Vec<u32> = std::fs::read_dir(format!("/proc/{server}/task"))
+        .unwrap()
+        .flatten()
+        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
+        .flat_map(|list| {
+            list.split_whitespace()
+                .filter_map(|pid| pid.parse().ok())
+                .collect::<Vec<u32>>()
+        })
+        .collect();
+    let launchers: Vec<u32> = children
+        .into_iter()
+        .filter(|pid| cmdline(*pid).get(1).map(String::as_str) == Some("__launcher"))
+        .collect();
+    assert_eq!(launchers.len(), 1, "{launchers:?}");
+    let environ = std::fs::read(format!("/proc/{}/environ", launchers[0])).unwrap();
+    assert!(environ.is_empty(), "{}", String::from_utf8_lossy(&environ));
+    client.close().await;
+}
+
+/// `torii __launcher` started by anything but Torii (a person, an agent's shell) serves
+/// nothing and says why.
+#[test]
+fn the_launcher_run_by_hand_refuses() {
+    let root = Root::new();
+    for input in ["", "\u{4}\0\0\0anything"] {
+        let output = root
+            .torii()
+            .arg("__launcher")
+            .write_stdin(input)
+            .timeout(std::time::Duration::from_secs(30))
+            .output()
+            .unwrap();
+        assert!(!output.status.success(), "{input:?}");
+        assert!(output.stdout.is_empty());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("started by Torii itself"), "{stderr}");
+    }
+    let help = root.torii().arg("--help").output().unwrap();
+    assert!(!String::from_utf8_lossy(&help.stdout).contains("__launcher"));
+}
