@@ -8,6 +8,12 @@ use clap::Parser;
 use crate::cli::{self, Cli, CliError};
 
 pub fn main() -> ExitCode {
+    // Every Torii process holds something a provider child must not read (a policy, a session,
+    // a typed secret), and a child may change the limits of a process of its user (Landlock
+    // does not cover `prlimit`) to make it crash: no core file is ever written, and only root
+    // may trace or read it through `/proc`. (It cannot fail for the process itself.)
+    #[cfg(target_os = "linux")]
+    let _ = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::Correction(correction)) => {

@@ -453,6 +453,7 @@ fn receive(socket: &UnixStream) -> io::Result<Option<(Vec<u8>, Vec<OwnedFd>)>> {
 /// `torii __launcher`: sets up as the server asks, then starts one child per request until
 /// the server closes the socket.
 pub fn serve() -> io::Result<()> {
+    sys::close_inherited_on_exec()?;
     let stdin = std::io::stdin().as_fd().try_clone_to_owned()?;
     if !rustix::fs::fstat(&stdin)
         .is_ok_and(|stat| rustix::fs::FileType::from_raw_mode(stat.st_mode).is_socket())

@@ -1258,4 +1258,31 @@ except Exception as error:
         let output = testing::spawn(|start| launcher.start(start), "echo served").unwrap();
         assert_eq!(output.wait_with_output().stdout, b"served\n");
     }
+
+    /// Red-team finding (issue 39): descriptors the server inherited from its client without
+    /// close-on-exec reached every child. The launcher marks them all close-on-exec.
+    #[test]
+    #[ignore = "needs a kernel with Landlock; run by ./scripts/test.sh"]
+    fn a_descriptor_the_server_inherited_does_not_reach_a_child() {
+        require_landlock();
+        let dir = tempfile::tempdir().unwrap();
+        let inherited = dir.path().join("inherited-by-the-server");
+        std::fs::write(&inherited, "x").unwrap();
+        // Opened without close-on-exec, before the launcher starts: the launcher inherits it.
+        let fd = rustix::fs::open(
+            &inherited,
+            rustix::fs::OFlags::RDONLY,
+            rustix::fs::Mode::empty(),
+        )
+        .unwrap();
+        let rules = rules(&dir.path().join("root"), &[]);
+        let output = run(
+            &rules,
+            "readlink /proc/$$/fd/*",
+        );
+        drop(fd);
+        let seen = String::from_utf8_lossy(&output.stdout);
+        assert!(seen.contains("/dev/null"), "{seen}");
+        assert!(!seen.contains("inherited-by-the-server"), "{seen}");
+    }
 }

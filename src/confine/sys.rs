@@ -293,6 +293,42 @@ pub(super) fn enter_namespace(plan: &MountPlan) -> bool {
     }
 }
 
+/// Marks every descriptor from 3 up close-on-exec: those the server inherited from its client
+/// without the flag (and so the launcher from the server) would otherwise reach every child.
+pub(super) fn close_inherited_on_exec() -> std::io::Result<()> {
+    // SAFETY: a system call with integer arguments; it closes nothing.
+    let marked = unsafe {
+        libc::syscall(
+            libc::SYS_close_range,
+            3u32,
+            u32::MAX,
+            libc::CLOSE_RANGE_CLOEXEC,
+        )
+    };
+    if marked == 0 {
+        return Ok(());
+    }
+    // Before Linux 5.11: one descriptor at a time.
+    for entry in std::fs::read_dir("/proc/self/fd")? {
+        let Some(fd) = entry?
+            .file_name()
+            .to_str()
+            .and_then(|name| name.parse::<RawFd>().ok())
+        else {
+            continue;
+        };
+        if fd < 3 {
+            continue;
+        }
+        // SAFETY: `fcntl` on a number that may or may not be open (the directory's own
+        // descriptor is closed by now): it changes only that descriptor's flag, or fails.
+        unsafe {
+            libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+        }
+    }
+    Ok(())
+}
+
 /// Gives up every capability of the calling thread (those a user namespace grants its
 /// creator): what the launcher's children inherit.
 pub(super) fn drop_capabilities() -> std::io::Result<()> {

@@ -713,9 +713,70 @@ async fn children_are_the_servers_own_and_started_by_its_launcher() {
         .filter(|pid| cmdline(*pid).get(1).map(String::as_str) == Some("__launcher"))
         .collect();
     assert_eq!(launchers.len(), 1, "{launchers:?}");
-    let environ = std::fs::read(format!("/proc/{}/environ", launchers[0])).unwrap();
-    assert!(environ.is_empty(), "{}", String::from_utf8_lossy(&environ));
     client.close().await;
+}
+
+/// Red-team finding (issue 39): a confined child raised the launcher's core-size limit,
+/// shrank its memory until it aborted, and read another call's credential in the core file
+/// (the server's too, before). No Torii process can be dumped: its `/proc` entries then
+/// belong to root, which is how this test tells (running Torii as `nobody` when the suite
+/// runs as root, so that root stands out).
+#[test]
+fn no_torii_process_can_be_dumped_or_read_by_its_user() {
+    let as_root = rustix::process::geteuid().is_root();
+    let start = |program: &std::path::Path, args: &[&str]| {
+        let (ours, theirs) = std::os::unix::net::UnixStream::pair().unwrap();
+        let mut command = if as_root {
+            let mut command = std::process::Command::new("setpriv");
+            command
+                .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                .arg(program);
+            command
+        } else {
+            std::process::Command::new(program)
+        };
+        let child = command
+            .args(args)
+            .stdin(std::os::fd::OwnedFd::from(theirs))
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        (child, ours)
+    };
+    let owner = |pid: u32| {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(format!("/proc/{pid}/fd")).map(|meta| meta.uid())
+    };
+    let own_user = if as_root {
+        65534
+    } else {
+        rustix::process::getuid().as_raw()
+    };
+    // Control: an ordinary process of the same user owns its entries.
+    let (mut sleeper, _socket) = start(std::path::Path::new("/bin/sleep"), &["30"]);
+    let started = std::time::Instant::now();
+    while owner(sleeper.id()).ok() != Some(own_user) {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "control"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    sleeper.kill().unwrap();
+    sleeper.wait().unwrap();
+    let (mut launcher, _socket) = start(&assert_cmd::cargo::cargo_bin("torii"), &["__launcher"]);
+    let started = std::time::Instant::now();
+    while owner(launcher.id()).ok() != Some(0) {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "torii __launcher stays dumpable: /proc/{}/fd belongs to {:?}",
+            launcher.id(),
+            owner(launcher.id())
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    launcher.kill().unwrap();
+    launcher.wait().unwrap();
 }
 
 /// `torii __launcher` started by anything but Torii (a person, an agent's shell) serves
