@@ -225,14 +225,16 @@ impl Launcher {
     /// a new one) and fails this start: nothing runs unconfined.
     pub(super) fn start(&self, start: &Start<'_>) -> Result<Started, StartError> {
         let body = request(start).map_err(StartError::Program)?;
-        let reply = self.exchange(&body, &start.stdio).map_err(|error| {
+        let broken = |what: &str, error: io::Error| {
             self.broken.store(true, Ordering::Relaxed);
-            launcher_error("Torii's launcher", error)
-        })?;
-        let field = |at: usize| [reply[at], reply[at + 1], reply[at + 2], reply[at + 3]];
-        let pid = i32::from_le_bytes(field(0));
-        let step = u32::from_le_bytes(field(4));
-        let errno = io::Error::from_raw_os_error(i32::from_le_bytes(field(8)));
+            StartError::from(launcher_error(what, error))
+        };
+        let (pid, status) = self
+            .exchange(&body, &start.stdio)
+            .map_err(|error| broken("Torii's launcher", error))?;
+        let field = |at: usize| [status[at], status[at + 1], status[at + 2], status[at + 3]];
+        let (step, errno) = (u32::from_le_bytes(field(0)), i32::from_le_bytes(field(4)));
+        let errno = io::Error::from_raw_os_error(errno);
         let Some(pid) = Pid::from_raw(pid) else {
             // Nothing was started (no process left, too many processes, no memory).
             return Err(StartError::Program(errno));
@@ -268,22 +270,47 @@ impl Launcher {
             Some(Step::Reaper) => {
                 launcher_error("the child could not reap its orphans", errno).into()
             }
+            Some(Step::Announce) => {
+                launcher_error("the child could not reach the server", errno).into()
+            }
             None => launcher_error("the child failed before its program ran", errno).into(),
         })
     }
 
-    /// Sends one request and reads its 12-byte answer, one conversation at a time.
-    fn exchange(&self, body: &[u8], fds: &[BorrowedFd<'_>]) -> io::Result<[u8; 12]> {
+    /// Sends one request and reads its answer, one conversation at a time: the child's number
+    /// (from the child itself, or 0 from the launcher when none was started), then the step
+    /// and `errno` from the launcher. When the launcher fails between the two, the child it
+    /// started is stopped and reaped here: it is the server's, and no call watches it.
+    fn exchange(&self, body: &[u8], fds: &[BorrowedFd<'_>]) -> io::Result<(i32, [u8; 8])> {
         let socket = self.socket.lock().unwrap_or_else(|p| p.into_inner());
         // A call that waited for another one's failed start fails at once too.
         if self.is_broken() {
             return Err(io::Error::other("an earlier start failed"));
         }
         send(&socket, body, fds)?;
-        let mut reply = [0u8; 12];
-        (&*socket).read_exact(&mut reply)?;
-        Ok(reply)
+        let mut pid = [0u8; 4];
+        (&*socket).read_exact(&mut pid)?;
+        let pid = i32::from_le_bytes(pid);
+        let mut status = [0u8; 8];
+        if let Err(error) = (&*socket).read_exact(&mut status) {
+            if let Some(child) = Pid::from_raw(pid) {
+                stop_unwatched(child);
+            }
+            return Err(io::Error::new(
+                error.kind(),
+                format!("{error} (after it started the child, which was stopped)"),
+            ));
+        }
+        Ok((pid, status))
     }
+}
+
+/// Stops and reaps a child of the server that no call watches: the leader of its own
+/// process group, or about to be.
+fn stop_unwatched(child: Pid) {
+    let _ = rustix::process::kill_process_group(child, rustix::process::Signal::KILL);
+    let _ = rustix::process::kill_process(child, rustix::process::Signal::KILL);
+    let _ = rustix::process::waitpid(Some(child), rustix::process::WaitOptions::empty());
 }
 
 impl Drop for Launcher {
@@ -469,11 +496,31 @@ pub fn serve() -> io::Result<()> {
     let (ruleset, restriction) = set_up(&body, fds)?;
     (&socket).write_all(&[restriction.byte()])?;
     while let Some((body, fds)) = receive(&socket)? {
-        let reply = start_one(&body, &fds, ruleset.as_ref().map(AsFd::as_fd));
+        let reply = start_one(
+            &body,
+            &fds,
+            socket.as_fd(),
+            ruleset.as_ref().map(AsFd::as_fd),
+        );
         // The pipes' write ends close here: the server sees the end of the output when the
         // child (and what it started) closes them.
         drop(fds);
-        (&socket).write_all(&reply)?;
+        match reply {
+            Reply::NotStarted { errno } => {
+                let mut reply = [0u8; 12];
+                reply[8..].copy_from_slice(&errno.to_le_bytes());
+                (&socket).write_all(&reply)?;
+            }
+            Reply::Started { step, errno } => {
+                let mut reply = [0u8; 8];
+                reply[..4].copy_from_slice(&(step.map_or(0, |step| step as u32)).to_le_bytes());
+                reply[4..].copy_from_slice(&errno.to_le_bytes());
+                (&socket).write_all(&reply)?;
+                if step == Some(Step::Announce) {
+                    return Err(io::Error::other("a child could not write to the server"));
+                }
+            }
+        }
     }
     Ok(())
 }
@@ -529,22 +576,35 @@ fn set_up(body: &[u8], fds: Vec<OwnedFd>) -> io::Result<(Option<OwnedFd>, Restri
     Ok(chosen)
 }
 
-/// Starts the child of one request; the answer: its number (0 when none was started), the
-/// step at which it failed before its program ran (0 when it runs) and `errno`.
-fn start_one(body: &[u8], fds: &[OwnedFd], ruleset: Option<BorrowedFd<'_>>) -> [u8; 12] {
-    let answer = |pid: i32, step: u32, errno: i32| {
-        let mut reply = [0u8; 12];
-        reply[..4].copy_from_slice(&pid.to_le_bytes());
-        reply[4..8].copy_from_slice(&step.to_le_bytes());
-        reply[8..].copy_from_slice(&errno.to_le_bytes());
-        reply
+/// What the launcher says about one request (the child has already written its own number
+/// when it was started).
+enum Reply {
+    NotStarted {
+        errno: i32,
+    },
+    /// Started; `step` is where it failed before its program ran, if it did.
+    Started {
+        step: Option<Step>,
+        errno: i32,
+    },
+}
+
+/// Starts the child of one request.
+fn start_one(
+    body: &[u8],
+    fds: &[OwnedFd],
+    announce: BorrowedFd<'_>,
+    ruleset: Option<BorrowedFd<'_>>,
+) -> Reply {
+    let malformed = Reply::NotStarted {
+        errno: libc::EINVAL,
     };
     let Ok(sections) = sections(body) else {
-        return answer(0, 0, libc::EINVAL);
+        return malformed;
     };
     let sections: Vec<&[&CStr]> = sections.iter().map(Vec::as_slice).collect();
     let ([[program], argv, env], [stdin, stdout, stderr]) = (sections.as_slice(), fds) else {
-        return answer(0, 0, libc::EINVAL);
+        return malformed;
     };
     let pointers = |strings: &[&CStr]| {
         strings
@@ -559,12 +619,21 @@ fn start_one(body: &[u8], fds: &[OwnedFd], ruleset: Option<BorrowedFd<'_>>) -> [
         argv: &argv,
         envp: &envp,
         stdio: [stdin.as_fd(), stdout.as_fd(), stderr.as_fd()],
+        announce,
         ruleset,
     };
     match sys::start_child(&setup) {
-        Ok((pid, None)) => answer(pid.as_raw_nonzero().get(), 0, 0),
-        Ok((pid, Some((step, errno)))) => answer(pid.as_raw_nonzero().get(), step as u32, errno),
-        Err(error) => answer(0, 0, error.raw_os_error().unwrap_or(libc::EIO)),
+        Ok(None) => Reply::Started {
+            step: None,
+            errno: 0,
+        },
+        Ok(Some((step, errno))) => Reply::Started {
+            step: Some(step),
+            errno,
+        },
+        Err(error) => Reply::NotStarted {
+            errno: error.raw_os_error().unwrap_or(libc::EIO),
+        },
     }
 }
 
@@ -671,5 +740,57 @@ pub(super) mod testing {
                 stderr,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Red-team finding (issue 39): a launcher that ended after it started a child but before
+    /// it answered left the child running, unwatched, while the call said it never started.
+    /// The child tells the server its number itself; the server stops it. Here a stand-in
+    /// launcher announces a process of the test's own and ends.
+    #[test]
+    fn a_child_whose_launcher_ends_before_answering_is_stopped() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let pid = child.id() as i32;
+        let escaped: String = pid
+            .to_le_bytes()
+            .iter()
+            .map(|byte| format!("\\{byte:03o}"))
+            .collect();
+        let stand_in = dir.path().join("launcher");
+        std::fs::write(
+            &stand_in,
+            format!("#!/bin/sh\nprintf 'u{escaped}' >&0\nexec /bin/sleep 1\n"),
+        )
+        .unwrap();
+        std::fs::set_permissions(
+            &stand_in,
+            std::os::unix::fs::PermissionsExt::from_mode(0o755),
+        )
+        .unwrap();
+        let launcher = Launcher::new(&stand_in, Setup::Unconfined).unwrap();
+        let null = std::fs::File::open("/dev/null").unwrap();
+        let failed = launcher.start(&Start {
+            program: Path::new("/bin/true"),
+            args: &[],
+            env: &[],
+            stdio: [null.as_fd(), null.as_fd(), null.as_fd()],
+        });
+        let Err(StartError::Confine(error)) = failed else {
+            panic!("{failed:?}");
+        };
+        let message = crate::errors::chain(&error);
+        assert!(message.contains("which was stopped"), "{message}");
+        assert!(launcher.is_broken());
+        // Stopped and reaped: the number names nothing any more.
+        assert!(!Path::new(&format!("/proc/{pid}")).exists());
+        assert!(child.try_wait().is_err(), "already reaped");
     }
 }

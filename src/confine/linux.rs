@@ -1276,10 +1276,7 @@ except Exception as error:
         )
         .unwrap();
         let rules = rules(&dir.path().join("root"), &[]);
-        let output = run(
-            &rules,
-            "readlink /proc/$$/fd/*",
-        );
+        let output = run(&rules, "readlink /proc/$$/fd/*");
         drop(fd);
         let seen = String::from_utf8_lossy(&output.stdout);
         assert!(seen.contains("/dev/null"), "{seen}");

@@ -14,13 +14,12 @@
 use std::ffi::{CStr, CString};
 use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
 
-use rustix::process::Pid;
-
 /// The step at which a child failed before it ran its program (sent to the server, so that
 /// the error says what failed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u32)]
 pub(super) enum Step {
+    Announce = 6,
     Stdio = 1,
     ProcessGroup = 2,
     Reaper = 3,
@@ -31,6 +30,7 @@ pub(super) enum Step {
 impl Step {
     pub(super) fn from_raw(raw: u32) -> Option<Step> {
         [
+            Step::Announce,
             Step::Stdio,
             Step::ProcessGroup,
             Step::Reaper,
@@ -54,6 +54,9 @@ pub(super) struct ChildSetup<'a> {
     /// The child's stdin, stdout and stderr, in that order (close-on-exec descriptors of the
     /// launcher, numbered 3 or above).
     pub(super) stdio: [BorrowedFd<'a>; 3],
+    /// The server's socket, where the child first writes its own number (`i32`, little-endian),
+    /// so that the server knows it even if the launcher ends before it answers.
+    pub(super) announce: BorrowedFd<'a>,
     /// The Landlock ruleset the child restricts itself with; `None` for an unconfined child.
     pub(super) ruleset: Option<BorrowedFd<'a>>,
 }
@@ -68,15 +71,16 @@ struct ChildArgs<'a, 'b> {
 }
 
 /// Starts a child of the launcher's parent (Torii, which waits for it and reaps it) that sets
-/// itself up as `setup` says and runs the program. Returns its number, and the step and
-/// `errno` at which it failed if it ended before its program ran (Torii still reaps it).
+/// itself up as `setup` says and runs the program (the child tells Torii its number itself).
+/// Returns the step and `errno` at which it failed if it ended before its program ran (Torii
+/// still reaps it).
 ///
 /// The child shares the launcher's memory until its `execve`, as `posix_spawn`'s child does,
 /// so that starting it copies no page table (a `fork` of even the small launcher cost about
 /// as much as the rest of the start on a virtual machine); the launcher is suspended
 /// meanwhile. Must be called in a single-threaded process (the launcher), with no signal
 /// handler that could run in the child.
-pub(super) fn start_child(setup: &ChildSetup<'_>) -> std::io::Result<(Pid, Option<(Step, i32)>)> {
+pub(super) fn start_child(setup: &ChildSetup<'_>) -> std::io::Result<Option<(Step, i32)>> {
     if setup.argv.last() != Some(&std::ptr::null()) || setup.envp.last() != Some(&std::ptr::null())
     {
         return Err(std::io::Error::other(
@@ -109,8 +113,6 @@ pub(super) fn start_child(setup: &ChildSetup<'_>) -> std::io::Result<(Pid, Optio
     if pid < 0 {
         return Err(std::io::Error::last_os_error());
     }
-    let pid = Pid::from_raw(pid)
-        .ok_or_else(|| std::io::Error::other("clone returned an invalid process number"))?;
     drop(report_write);
     // The child's end closes at `execve` (close-on-exec): nothing to read means it ran.
     let mut report = [0u8; 8];
@@ -124,12 +126,12 @@ pub(super) fn start_child(setup: &ChildSetup<'_>) -> std::io::Result<(Pid, Optio
         }
     }
     if read == 0 {
-        return Ok((pid, None));
+        return Ok(None);
     }
     let step = u32::from_le_bytes([report[0], report[1], report[2], report[3]]);
     let errno = i32::from_le_bytes([report[4], report[5], report[6], report[7]]);
     let step = Step::from_raw(step).filter(|_| read == report.len());
-    Ok((pid, Some((step.unwrap_or(Step::Exec), errno))))
+    Ok(Some((step.unwrap_or(Step::Exec), errno)))
 }
 
 /// Where the child of [`start_child`] starts.
@@ -142,9 +144,9 @@ extern "C" fn child_main(args: *mut libc::c_void) -> libc::c_int {
     }
 }
 
-/// The child's side: its stdio, its own process group, the reaper of its orphans, its
-/// restriction, then the program. On any failure it writes the step and `errno` to `report`
-/// and exits with 127.
+/// The child's side: its number to the server, its stdio, its own process group, the reaper
+/// of its orphans, its restriction, then the program. On any failure it writes the step and
+/// `errno` to `report` and exits with 127.
 ///
 /// # Safety
 /// Called only in the child of [`start_child`], which shares the suspended launcher's memory:
@@ -162,6 +164,16 @@ unsafe fn run_child(setup: &ChildSetup<'_>, report: RawFd) -> ! {
             libc::write(report, message.as_ptr().cast(), message.len());
             libc::_exit(127)
         };
+        let pid = libc::getpid().to_le_bytes();
+        let announced = libc::send(
+            setup.announce.as_raw_fd(),
+            pid.as_ptr().cast(),
+            pid.len(),
+            libc::MSG_NOSIGNAL,
+        );
+        if announced != pid.len() as isize {
+            fail(Step::Announce);
+        }
         for (target, fd) in setup.stdio.iter().enumerate() {
             // `dup2` clears close-on-exec on the copy; the launcher's own 0, 1 and 2 (its
             // socket among them) are replaced.
