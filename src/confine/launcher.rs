@@ -563,11 +563,18 @@ fn set_up(body: &[u8], fds: Vec<OwnedFd>) -> io::Result<(Option<OwnedFd>, Restri
                 read_only: owned(read_only),
                 cwd: CString::from(*cwd),
             };
+            let user_namespace = || std::fs::read_link("/proc/self/ns/user").ok();
+            let initial = user_namespace();
             if sys::enter_namespace(&plan) {
                 // What the namespaces gave it, its children do not get.
                 sys::drop_capabilities()?;
                 (Some(open), Restriction::Namespace)
             } else {
+                // A step failed after a user namespace was entered: what that one gave is
+                // dropped too (a root server's children keep root's own only where none was).
+                if initial.is_none() || user_namespace() != initial {
+                    sys::drop_capabilities()?;
+                }
                 (Some(closed), Restriction::Closed)
             }
         }
