@@ -114,7 +114,8 @@ pub struct Started {
 /// Why a child was not started.
 #[derive(Debug)]
 pub enum StartError {
-    /// It could not be confined (or the launcher failed): nothing ran.
+    /// It could not be confined, or the launcher failed: nothing runs (a child the launcher
+    /// had started is stopped).
     Confine(ConfineError),
     /// The program itself could not be run (not found, not executable, an argument with a
     /// NUL byte, too long a command line).
@@ -242,9 +243,8 @@ impl Launcher {
         let pidfd = match rustix::process::pidfd_open(pid, PidfdFlags::empty()) {
             Ok(pidfd) => pidfd,
             Err(error) => {
-                // A child Torii cannot watch must not run: it is stopped and reaped now.
-                let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
-                let _ = rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::empty());
+                // A child Torii cannot watch must not run.
+                stop_unwatched(pid);
                 return Err(launcher_error("cannot watch the child", error.into()).into());
             }
         };

@@ -19,12 +19,12 @@ use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u32)]
 pub(super) enum Step {
-    Announce = 6,
-    Stdio = 1,
-    ProcessGroup = 2,
-    Reaper = 3,
-    Restrict = 4,
-    Exec = 5,
+    Announce = 1,
+    Stdio = 2,
+    ProcessGroup = 3,
+    Reaper = 4,
+    Restrict = 5,
+    Exec = 6,
 }
 
 impl Step {
@@ -78,8 +78,9 @@ struct ChildArgs<'a, 'b> {
 /// The child shares the launcher's memory until its `execve`, as `posix_spawn`'s child does,
 /// so that starting it copies no page table (a `fork` of even the small launcher cost about
 /// as much as the rest of the start on a virtual machine); the launcher is suspended
-/// meanwhile. Must be called in a single-threaded process (the launcher), with no signal
-/// handler that could run in the child.
+/// meanwhile. Must be called in a single-threaded process (the launcher), which installs no
+/// signal handler of its own (the one Rust's runtime sets for a stack overflow only reads
+/// memory, then restores the default and lets the signal end the process).
 pub(super) fn start_child(setup: &ChildSetup<'_>) -> std::io::Result<Option<(Step, i32)>> {
     if setup.argv.last() != Some(&std::ptr::null()) || setup.envp.last() != Some(&std::ptr::null())
     {
