@@ -6,10 +6,11 @@
 //! copied and every private page write-protected, then a page fault on the server's next write
 //! to each, a cost that grows with the server's memory (a large policy doubled the cost of a
 //! call). The launcher is Torii's own executable started once as `torii __launcher`, with
-//! `posix_spawn` (which copies nothing) and an empty environment; it does nothing else, holds a
-//! few hundred KiB, and forks that instead. Its children are started with `CLONE_PARENT`, so
-//! they are the server's children: the server waits for them, signals them and reaps them as
-//! before, through a process descriptor.
+//! `posix_spawn` (which copies nothing) and an empty environment. It does nothing else, is
+//! single-threaded, and starts each child sharing its memory until `exec`, as `posix_spawn`
+//! does (see `sys::start_child`): the child can restrict itself, and nothing is copied. Its
+//! children are started with `CLONE_PARENT`, so they are the server's children: the server
+//! waits for them, signals them and reaps them as before.
 //!
 //! Where children get a mount namespace (see `sys::MountPlan`), the launcher enters it once,
 //! then gives up the capabilities it had there; its children share it (they cannot change it:
@@ -37,7 +38,7 @@ use rustix::net::{
     RecvAncillaryBuffer, RecvAncillaryMessage, RecvFlags, ReturnFlags, SendAncillaryBuffer,
     SendAncillaryMessage, SendFlags,
 };
-use rustix::process::{Pid, PidfdFlags, WaitIdOptions};
+use rustix::process::{Pid, WaitOptions};
 
 use super::ConfineError;
 use super::sys::{self, ChildSetup, MountPlan, Step};
@@ -104,11 +105,12 @@ pub struct Start<'a> {
     pub stdio: [BorrowedFd<'a>; 3],
 }
 
-/// A child that runs its program: the server's own child, to wait for through `pidfd`.
+/// A child that runs its program: the server's own child. The server alone reaps it (nothing
+/// in Torii waits for any child but a named one), so until then its number names it and no
+/// other process: signalling and waiting by number is safe.
 #[derive(Debug)]
 pub struct Started {
     pub pid: Pid,
-    pub pidfd: OwnedFd,
 }
 
 /// Why a child was not started.
@@ -240,22 +242,12 @@ impl Launcher {
             // Nothing was started (no process left, too many processes, no memory).
             return Err(StartError::Program(errno));
         };
-        let pidfd = match rustix::process::pidfd_open(pid, PidfdFlags::empty()) {
-            Ok(pidfd) => pidfd,
-            Err(error) => {
-                // A child Torii cannot watch must not run.
-                stop_unwatched(pid);
-                return Err(launcher_error("cannot watch the child", error.into()).into());
-            }
-        };
+        let started = Started { pid };
         if step == 0 {
-            return Ok(Started { pid, pidfd });
+            return Ok(started);
         }
         // It ended before its program ran: reap it, and say at which step.
-        let _ = rustix::process::waitid(
-            rustix::process::WaitId::PidFd(pidfd.as_fd()),
-            WaitIdOptions::EXITED,
-        );
+        let _ = started.reap(true);
         Err(match Step::from_raw(step) {
             Some(Step::Exec) => StartError::Program(errno),
             Some(Step::Restrict) => {
@@ -309,8 +301,9 @@ impl Launcher {
 /// process group, or about to be.
 fn stop_unwatched(child: Pid) {
     let _ = rustix::process::kill_process_group(child, rustix::process::Signal::KILL);
-    let _ = rustix::process::kill_process(child, rustix::process::Signal::KILL);
-    let _ = rustix::process::waitpid(Some(child), rustix::process::WaitOptions::empty());
+    let started = Started { pid: child };
+    started.kill();
+    let _ = started.reap(true);
 }
 
 impl Drop for Launcher {
@@ -322,17 +315,28 @@ impl Drop for Launcher {
 }
 
 /// The executable that runs the launcher: this very one (the same inode, even if an upgrade
-/// has replaced the file since), so that both ends speak the same protocol. Unit tests run
-/// from a test harness, and use the `torii` built beside it; other programs that start
-/// children through the library name it (see [`super::Confinement::with_launcher`]).
+/// has replaced the file since), so that both ends speak the same protocol. It is opened once
+/// and run through its descriptor: a process run under valgrind sees its own program when it
+/// opens `/proc/self/exe`, but running that path would start valgrind. Unit tests run from a
+/// test harness, and use the `torii` built beside it; other programs that start children
+/// through the library name it (see [`super::Confinement::with_launcher`]).
 pub fn default_program() -> PathBuf {
     #[cfg(not(test))]
-    return PathBuf::from("/proc/self/exe");
+    {
+        use std::os::fd::AsRawFd;
+        static EXECUTABLE: std::sync::OnceLock<Option<std::fs::File>> = std::sync::OnceLock::new();
+        match EXECUTABLE.get_or_init(|| std::fs::File::open("/proc/self/exe").ok()) {
+            Some(file) => PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd())),
+            None => PathBuf::from("/proc/self/exe"),
+        }
+    }
     #[cfg(test)]
-    return std::env::current_exe()
-        .ok()
-        .and_then(|exe| Some(exe.parent()?.parent()?.join("torii")))
-        .unwrap_or_default();
+    {
+        std::env::current_exe()
+            .ok()
+            .and_then(|exe| Some(exe.parent()?.parent()?.join("torii")))
+            .unwrap_or_default()
+    }
 }
 
 /// The request for `start`: the program, `argv` (the program first), the environment.
@@ -650,28 +654,24 @@ impl Started {
     pub fn reap(&self, wait: bool) -> io::Result<Option<std::process::ExitStatus>> {
         use std::os::unix::process::ExitStatusExt;
         let options = if wait {
-            WaitIdOptions::EXITED
+            WaitOptions::empty()
         } else {
-            WaitIdOptions::EXITED | WaitIdOptions::NOHANG
+            WaitOptions::NOHANG
         };
-        let status = loop {
-            match rustix::process::waitid(
-                rustix::process::WaitId::PidFd(self.pidfd.as_fd()),
-                options,
-            ) {
+        loop {
+            match rustix::process::waitpid(Some(self.pid), options) {
                 Err(rustix::io::Errno::INTR) => continue,
-                status => break status?,
+                status => {
+                    return Ok(status?
+                        .map(|(_, status)| std::process::ExitStatus::from_raw(status.as_raw())));
+                }
             }
-        };
-        Ok(status.and_then(|status| {
-            // As `wait` encodes them: the exit code in the second byte, or the signal.
-            let raw = match (status.exit_status(), status.terminating_signal()) {
-                (Some(code), _) => (code & 0xff) << 8,
-                (None, Some(signal)) => signal & 0x7f,
-                (None, None) => return None,
-            };
-            Some(std::process::ExitStatus::from_raw(raw))
-        }))
+        }
+    }
+
+    /// Stops it at once (nothing if it has ended: it is not reaped yet).
+    pub fn kill(&self) {
+        let _ = rustix::process::kill_process(self.pid, rustix::process::Signal::KILL);
     }
 }
 
@@ -724,10 +724,7 @@ pub(super) mod testing {
         }
 
         pub(in crate::confine) fn kill(&self) {
-            let _ = rustix::process::pidfd_send_signal(
-                &self.started.pidfd,
-                rustix::process::Signal::KILL,
-            );
+            self.started.kill();
         }
 
         pub(in crate::confine) fn wait_with_output(mut self) -> std::process::Output {

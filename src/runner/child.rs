@@ -1,7 +1,7 @@
 //! Starting a provider child, and the started child: its output pipes, its number, its exit.
 //!
 //! On Linux the confinement's launcher starts it (see `confine::launcher`): the child is
-//! Torii's own, watched through a process descriptor. Elsewhere tokio starts it, unconfined
+//! Torii's own, waited for on SIGCHLD. Elsewhere tokio starts it, unconfined
 //! (where `child_confinement: required` allows that at all).
 
 #[cfg(target_os = "linux")]
@@ -152,8 +152,7 @@ mod linux {
             if self.status.is_some() {
                 return;
             }
-            let _ =
-                rustix::process::pidfd_send_signal(&started.pidfd, rustix::process::Signal::KILL);
+            started.kill();
             match tokio::runtime::Handle::try_current() {
                 Ok(runtime) => {
                     runtime.spawn(async move {
