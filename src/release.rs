@@ -1,6 +1,12 @@
-//! `torii self upgrade`: the latest release, its archive for this platform checked against its
-//! published SHA-256, and the running executable replaced by a rename in its own directory (on
+//! `torii self upgrade`: the latest release, its checksum file checked against its signature by
+//! a release key compiled into this executable, its archive for this platform checked against
+//! that SHA-256, and the running executable replaced by a rename in its own directory (on
 //! Windows, after renaming the running one aside to `torii.exe.old`, removed next time).
+//!
+//! The checksum alone comes from where the archive comes from: whoever can replace one can
+//! replace both. The signature (minisign's format: Ed25519 over the file's BLAKE2b-512, made
+//! by `scripts/sign-release.py` in the release workflow) is what a replaced release cannot
+//! carry.
 //!
 //! Only the executable changes: the config root (settings, providers, rules, targets, grants,
 //! sessions) is never opened. Releases are where `install.sh` finds them:
@@ -19,6 +25,18 @@ pub const DEFAULT_BASE: &str = "https://github.com/torii-mcp/torii/releases";
 /// Far above the release archive, far below what would hurt.
 const MAX_ARCHIVE_BYTES: u64 = 256 * 1024 * 1024;
 
+/// The public keys (minisign's base64 line) whose signature on a release's checksum file this
+/// executable accepts: the current key, and a slot for the next one, so that a release signed
+/// with either upgrades (see docs/src/installation.md, "Release keys"). An empty slot holds
+/// nothing. The project's key is made once by its maintainers (`scripts/sign-release.py
+/// keygen`), its secret kept as the release workflow's secret `TORII_RELEASE_SIGNING_KEY`;
+/// until it is written here, this executable accepts no release at all.
+const RELEASE_KEYS: [&str; 2] = ["", ""];
+
+/// A build with the test hooks also trusts the key named here (the tests sign their releases).
+#[cfg(feature = "test-hooks")]
+pub const TEST_KEY_ENV: &str = "TORII_TEST_RELEASE_KEY";
+
 #[derive(Debug, thiserror::Error)]
 pub enum UpgradeError {
     #[error(transparent)]
@@ -31,6 +49,10 @@ pub enum UpgradeError {
     BadChecksumFile { asset: String },
     #[error("{}", crate::tr!("upgrade-mismatch", asset = .asset.as_str()))]
     Mismatch { asset: String },
+    #[error("{}", crate::tr!("upgrade-unsigned", asset = .asset.as_str(), reason = .reason.as_str()))]
+    Unsigned { asset: String, reason: String },
+    #[error("{}", crate::tr!("upgrade-bad-signature", asset = .asset.as_str()))]
+    BadSignature { asset: String },
     #[error("{}", crate::tr!("upgrade-no-executable", asset = .asset.as_str(), entry = .entry.as_str()))]
     NoExecutable { asset: String, entry: String },
     #[error("{}", crate::tr!("upgrade-archive", asset = .asset.as_str(), reason = .reason.as_str()))]
@@ -121,6 +143,29 @@ pub fn asset(version: Version) -> Result<(String, String), UpgradeError> {
     Ok((format!("{name}.{extension}"), format!("{name}/{exe}")))
 }
 
+/// Whether `signature` (a `.minisig` file) is a valid signature of `bytes` by one of the keys
+/// this executable trusts.
+pub fn signed_by_a_release_key(bytes: &[u8], signature: &[u8]) -> bool {
+    let Some(signature) = std::str::from_utf8(signature)
+        .ok()
+        .and_then(|text| minisign_verify::Signature::decode(text).ok())
+    else {
+        return false;
+    };
+    #[cfg_attr(not(feature = "test-hooks"), allow(unused_mut))]
+    let mut keys: Vec<String> = RELEASE_KEYS
+        .iter()
+        .filter(|key| !key.is_empty())
+        .map(|key| key.to_string())
+        .collect();
+    #[cfg(feature = "test-hooks")]
+    keys.extend(std::env::var(TEST_KEY_ENV).ok());
+    keys.iter()
+        .filter_map(|key| minisign_verify::PublicKey::from_base64(key).ok())
+        // Only prehashed signatures: the legacy form signs the file itself.
+        .any(|key| key.verify(bytes, &signature, false).is_ok())
+}
+
 /// The hash a `sha256sum`-format file gives for `asset`.
 pub fn checksum_for(text: &str, asset: &str) -> Option<String> {
     let line = text.lines().next()?;
@@ -134,6 +179,16 @@ pub fn fetch_executable(version: Version) -> Result<Vec<u8>, UpgradeError> {
     let (asset, entry) = asset(version)?;
     let url = |name: &str| fetch::https_url(&format!("{}/download/{version}/{name}", base()));
     let sums = fetch::download(&url(&format!("{asset}.sha256"))?, 4096)?;
+    let signature =
+        fetch::download(&url(&format!("{asset}.sha256.minisig"))?, 4096).map_err(|error| {
+            UpgradeError::Unsigned {
+                asset: asset.clone(),
+                reason: crate::errors::chain(&error),
+            }
+        })?;
+    if !signed_by_a_release_key(&sums, &signature) {
+        return Err(UpgradeError::BadSignature { asset });
+    }
     let expected = checksum_for(&String::from_utf8_lossy(&sums), &asset).ok_or_else(|| {
         UpgradeError::BadChecksumFile {
             asset: asset.clone(),

@@ -1,9 +1,14 @@
 //! `torii self upgrade` on a copy of the binary (version 0.1.0) against a release server on
 //! loopback serving v9.9.9: `--check` reports, the upgrade replaces the copy with the served
 //! build and touches nothing else (not even a `torii.old` beside it: only Windows leaves and
-//! removes `torii.exe.old`), a second run is up to date, a wrong checksum changes nothing.
+//! removes `torii.exe.old`), a second run is up to date, a wrong checksum changes nothing, and
+//! neither does a release whose checksum file is not signed by a trusted key (issue 40).
+//!
+//! Releases are signed here as the release workflow signs them, by `scripts/sign-release.py`
+//! with a key made for the run; the binary under test (built with the test hooks) trusts that
+//! key through `TORII_TEST_RELEASE_KEY`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use crate::install_sh::{TAG, package_as, stripped_binary, text};
@@ -11,29 +16,105 @@ use crate::pack::serve_https;
 
 const MARK: &[u8] = b"\ntorii-release-v9.9.9-marker\n";
 
-fn server(name: &str, sums_of_other_bytes: bool) -> (crate::pack::HttpsServer, tempfile::TempDir) {
-    let (archive, sums) = package_as(name, MARK);
+/// A release signing key made by the workflow's own script.
+pub struct ReleaseKey {
+    pub public: String,
+    secret: String,
+    dir: PathBuf,
+}
+
+impl ReleaseKey {
+    pub fn new(dir: &Path) -> ReleaseKey {
+        static MADE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let made = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = dir.join(format!("release-key-{}-{made}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let output = Command::new(crate::python_sdk::test_python())
+            .arg(signer())
+            .arg("keygen")
+            .arg(dir.join("secret"))
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", text(&output));
+        ReleaseKey {
+            public: String::from_utf8(output.stdout).unwrap().trim().to_string(),
+            secret: std::fs::read_to_string(dir.join("secret")).unwrap(),
+            dir,
+        }
+    }
+
+    /// The `.minisig` of `bytes`, as the release workflow makes it.
+    pub fn sign(&self, name: &str, bytes: &[u8]) -> Vec<u8> {
+        let file = self.dir.join(name);
+        std::fs::write(&file, bytes).unwrap();
+        let output = Command::new(crate::python_sdk::test_python())
+            .arg(signer())
+            .arg("sign")
+            .arg(&file)
+            .env("TORII_RELEASE_SIGNING_KEY", &self.secret)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", text(&output));
+        std::fs::read(self.dir.join(format!("{name}.minisig"))).unwrap()
+    }
+}
+
+fn signer() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/sign-release.py")
+}
+
+/// What the server serves beside the archive.
+struct Served {
+    archive: Vec<u8>,
+    sums: Vec<u8>,
+    signature: Option<Vec<u8>>,
+}
+
+fn server(served: Served) -> (crate::pack::HttpsServer, tempfile::TempDir) {
     let asset = format!("torii-{TAG}-linux-x86_64.tar.gz");
-    let sums = if sums_of_other_bytes {
-        format!("{}  {asset}\n", crate::pack::sha256(b"other")).into_bytes()
-    } else {
-        sums
-    };
-    let server = serve_https(vec![
+    let mut files = vec![
         (
             "/releases/latest".to_string(),
             format!("REDIRECT /releases/tag/{TAG}").into_bytes(),
         ),
         (format!("/releases/tag/{TAG}"), b"a release page".to_vec()),
-        (format!("/releases/download/{TAG}/{asset}"), archive),
-        (format!("/releases/download/{TAG}/{asset}.sha256"), sums),
-    ]);
+        (format!("/releases/download/{TAG}/{asset}"), served.archive),
+        (
+            format!("/releases/download/{TAG}/{asset}.sha256"),
+            served.sums,
+        ),
+    ];
+    if let Some(signature) = served.signature {
+        files.push((
+            format!("/releases/download/{TAG}/{asset}.sha256.minisig"),
+            signature,
+        ));
+    }
+    let server = serve_https(files);
     let dir = tempfile::Builder::new()
         .prefix("torii-upgrade-")
         .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
         .unwrap();
     std::fs::write(dir.path().join("ca.pem"), &server.ca_pem).unwrap();
     (server, dir)
+}
+
+/// The key every test release is signed with, and the binary trusts.
+fn trusted_key() -> &'static ReleaseKey {
+    static KEY: std::sync::OnceLock<ReleaseKey> = std::sync::OnceLock::new();
+    KEY.get_or_init(|| ReleaseKey::new(Path::new(env!("CARGO_TARGET_TMPDIR"))))
+}
+
+/// A genuine release: the archive, its checksum file, and that file's signature.
+fn genuine(name: &str) -> Served {
+    let (archive, sums) = package_as(name, MARK);
+    let asset = format!("torii-{TAG}-linux-x86_64.tar.gz");
+    let signature = trusted_key().sign(&format!("{asset}.sha256"), &sums);
+    Served {
+        archive,
+        sums,
+        signature: Some(signature),
+    }
 }
 
 fn run(exe: &Path, server: &crate::pack::HttpsServer, dir: &Path, args: &[&str]) -> Output {
@@ -49,6 +130,7 @@ fn run_in(
 ) -> Output {
     Command::new(exe)
         .args(args)
+        .env("TORII_TEST_RELEASE_KEY", &trusted_key().public)
         .env("TORII_LANG", language)
         .env(
             "TORII_RELEASE_BASE_URL",
@@ -62,8 +144,9 @@ fn run_in(
 
 #[cfg(target_os = "linux")]
 #[test]
+#[ignore = "needs the Python venv (the release signer); run by ./scripts/test.sh"]
 fn self_upgrade_checks_replaces_and_then_is_up_to_date() {
-    let (server, dir) = server("upgrade-ok", false);
+    let (server, dir) = server(genuine("upgrade-ok"));
     let exe = dir.path().join("bin/torii");
     std::fs::create_dir_all(exe.parent().unwrap()).unwrap();
     std::fs::copy(stripped_binary("upgrade-ok"), &exe).unwrap();
@@ -144,8 +227,18 @@ fn self_upgrade_checks_replaces_and_then_is_up_to_date() {
 
 #[cfg(target_os = "linux")]
 #[test]
+#[ignore = "needs the Python venv (the release signer); run by ./scripts/test.sh"]
 fn self_upgrade_refuses_a_mismatched_checksum_and_keeps_the_binary() {
-    let (server, dir) = server("upgrade-bad", true);
+    // Signed, so that what refuses it is the checksum.
+    let (archive, _) = package_as("upgrade-bad", MARK);
+    let asset = format!("torii-{TAG}-linux-x86_64.tar.gz");
+    let sums = format!("{}  {asset}\n", crate::pack::sha256(b"other")).into_bytes();
+    let signature = trusted_key().sign(&format!("{asset}.sha256"), &sums);
+    let (server, dir) = server(Served {
+        archive,
+        sums,
+        signature: Some(signature),
+    });
     let exe = dir.path().join("bin/torii");
     std::fs::create_dir_all(exe.parent().unwrap()).unwrap();
     std::fs::copy(stripped_binary("upgrade-bad"), &exe).unwrap();
@@ -163,4 +256,80 @@ fn self_upgrade_refuses_a_mismatched_checksum_and_keeps_the_binary() {
         .map(|entry| entry.unwrap().file_name())
         .collect();
     assert_eq!(leftovers.len(), 1, "{leftovers:?}");
+}
+
+/// Issue 40: the checksum comes from where the archive comes from. A release whose archive
+/// and checksum file were both replaced, one signed by a key the binary does not trust, one
+/// without a signature and one with a cut signature are all refused, and nothing changes.
+#[cfg(target_os = "linux")]
+#[test]
+#[ignore = "needs the Python venv (the release signer); run by ./scripts/test.sh"]
+fn self_upgrade_refuses_a_release_not_signed_by_a_trusted_key() {
+    let asset = format!("torii-{TAG}-linux-x86_64.tar.gz");
+    let genuine = genuine("upgrade-signed");
+    let attacker = ReleaseKey::new(Path::new(env!("CARGO_TARGET_TMPDIR")));
+    // The attacker's own build, with a checksum file that matches it.
+    let (forged_archive, forged_sums) = package_as("upgrade-forged", b"\nforged\n");
+    let genuine_signature = genuine.signature.clone().unwrap();
+    let cases = [
+        (
+            "archive and checksum replaced, the genuine signature kept",
+            Served {
+                archive: forged_archive.clone(),
+                sums: forged_sums.clone(),
+                signature: Some(genuine_signature.clone()),
+            },
+            "not signed by a release key",
+        ),
+        (
+            "signed by another key",
+            Served {
+                archive: forged_archive.clone(),
+                sums: forged_sums.clone(),
+                signature: Some(attacker.sign(&format!("{asset}.sha256"), &forged_sums)),
+            },
+            "not signed by a release key",
+        ),
+        (
+            "no signature",
+            Served {
+                archive: genuine.archive.clone(),
+                sums: genuine.sums.clone(),
+                signature: None,
+            },
+            "carries no signature",
+        ),
+        (
+            "a cut signature",
+            Served {
+                archive: genuine.archive.clone(),
+                sums: genuine.sums.clone(),
+                signature: Some(genuine_signature[..genuine_signature.len() - 20].to_vec()),
+            },
+            "not signed by a release key",
+        ),
+    ];
+    for (case, served, expected) in cases {
+        let (server, dir) = server(served);
+        let exe = dir.path().join("bin/torii");
+        std::fs::create_dir_all(exe.parent().unwrap()).unwrap();
+        std::fs::copy(stripped_binary("upgrade-signed"), &exe).unwrap();
+        let before = std::fs::read(&exe).unwrap();
+        let output = run(&exe, &server, dir.path(), &["self", "upgrade"]);
+        assert_eq!(output.status.code(), Some(1), "{case}: {}", text(&output));
+        assert!(
+            text(&output).contains(expected) && text(&output).contains("was not changed"),
+            "{case}: {}",
+            text(&output)
+        );
+        assert_eq!(std::fs::read(&exe).unwrap(), before, "{case}");
+    }
+    // The control: the genuine release, served the same way, upgrades.
+    let (server, dir) = server(genuine);
+    let exe = dir.path().join("bin/torii");
+    std::fs::create_dir_all(exe.parent().unwrap()).unwrap();
+    std::fs::copy(stripped_binary("upgrade-signed"), &exe).unwrap();
+    let output = run(&exe, &server, dir.path(), &["self", "upgrade"]);
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(std::fs::read(&exe).unwrap().ends_with(MARK));
 }
