@@ -146,12 +146,6 @@ pub fn asset(version: Version) -> Result<(String, String), UpgradeError> {
 /// Whether `signature` (a `.minisig` file) is a valid signature of `bytes` by one of the keys
 /// this executable trusts.
 pub fn signed_by_a_release_key(bytes: &[u8], signature: &[u8]) -> bool {
-    let Some(signature) = std::str::from_utf8(signature)
-        .ok()
-        .and_then(|text| minisign_verify::Signature::decode(text).ok())
-    else {
-        return false;
-    };
     #[cfg_attr(not(feature = "test-hooks"), allow(unused_mut))]
     let mut keys: Vec<String> = RELEASE_KEYS
         .iter()
@@ -160,10 +154,21 @@ pub fn signed_by_a_release_key(bytes: &[u8], signature: &[u8]) -> bool {
         .collect();
     #[cfg(feature = "test-hooks")]
     keys.extend(std::env::var(TEST_KEY_ENV).ok());
-    keys.iter()
-        .filter_map(|key| minisign_verify::PublicKey::from_base64(key).ok())
-        // Only prehashed signatures: the legacy form signs the file itself.
-        .any(|key| key.verify(bytes, &signature, false).is_ok())
+    keys.iter().any(|key| signed_by(key, bytes, signature))
+}
+
+/// Whether `signature` (a `.minisig` file) is a valid signature of `bytes` by `public_key`
+/// (minisign's base64 line). Only prehashed signatures count: minisign's legacy form signs the
+/// file itself, which nothing of Torii's makes.
+pub fn signed_by(public_key: &str, bytes: &[u8], signature: &[u8]) -> bool {
+    let Some(signature) = std::str::from_utf8(signature)
+        .ok()
+        .and_then(|text| minisign_verify::Signature::decode(text).ok())
+    else {
+        return false;
+    };
+    minisign_verify::PublicKey::from_base64(public_key)
+        .is_ok_and(|key| key.verify(bytes, &signature, false).is_ok())
 }
 
 /// The hash a `sha256sum`-format file gives for `asset`.

@@ -333,3 +333,90 @@ fn self_upgrade_refuses_a_release_not_signed_by_a_trusted_key() {
     assert!(output.status.success(), "{}", text(&output));
     assert!(std::fs::read(&exe).unwrap().ends_with(MARK));
 }
+
+/// Issue 40: the release workflow's signing step, run as it is written (with the checkout's
+/// layout, `python3` on `PATH` and a key of the test's in the secret's variable), signs every
+/// checksum file so that the key verifies it, as `torii self upgrade` checks it.
+#[test]
+#[ignore = "needs the Python venv (the release signer); run by ./scripts/test.sh"]
+fn the_release_workflows_signing_step_signs_every_checksum_file() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let yaml = std::fs::read_to_string(repo.join(".github/workflows/release.yml")).unwrap();
+    let workflow: serde_json::Value = strict_yaml::from_str(&yaml).unwrap();
+    let steps = workflow["jobs"]["publish"]["steps"].as_array().unwrap();
+    let step = steps
+        .iter()
+        .find(|step| step["name"] == "Sign the checksum files")
+        .expect("release.yml signs the checksum files");
+    assert_eq!(
+        step["env"]["TORII_RELEASE_SIGNING_KEY"],
+        "${{ secrets.TORII_RELEASE_SIGNING_KEY }}"
+    );
+    let signing = steps
+        .iter()
+        .position(|candidate| candidate == step)
+        .unwrap();
+    let publishing = steps
+        .iter()
+        .position(|candidate| candidate["name"] == "Publish")
+        .unwrap();
+    assert!(signing < publishing, "signed before it is published");
+
+    let work = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    std::fs::create_dir_all(work.path().join("scripts")).unwrap();
+    std::fs::create_dir_all(work.path().join("dist")).unwrap();
+    std::fs::create_dir_all(work.path().join("bin")).unwrap();
+    std::fs::copy(signer(), work.path().join("scripts/sign-release.py")).unwrap();
+    std::os::unix::fs::symlink(
+        crate::python_sdk::test_python(),
+        work.path().join("bin/python3"),
+    )
+    .unwrap();
+    let sums = [
+        (
+            "torii-v9.9.9-linux-x86_64.tar.gz.sha256",
+            "a  torii-v9.9.9-linux-x86_64.tar.gz\n",
+        ),
+        (
+            "torii-v9.9.9-windows-x86_64.zip.sha256",
+            "b  torii-v9.9.9-windows-x86_64.zip\n",
+        ),
+    ];
+    for (name, content) in sums {
+        std::fs::write(work.path().join("dist").join(name), content).unwrap();
+    }
+    let key = ReleaseKey::new(work.path());
+    let path = std::env::join_paths(
+        std::iter::once(work.path().join("bin"))
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    let output = Command::new("bash")
+        .args(["-eo", "pipefail", "-c", step["run"].as_str().unwrap()])
+        .current_dir(work.path())
+        .env("PATH", path)
+        .env("TORII_RELEASE_SIGNING_KEY", &key.secret)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", text(&output));
+    let other = ReleaseKey::new(work.path());
+    for (name, content) in sums {
+        let signature = std::fs::read(work.path().join("dist").join(format!("{name}.minisig")))
+            .unwrap_or_else(|_| panic!("{name} was not signed"));
+        assert!(torii::release::signed_by(
+            &key.public,
+            content.as_bytes(),
+            &signature
+        ));
+        assert!(!torii::release::signed_by(
+            &other.public,
+            content.as_bytes(),
+            &signature
+        ));
+        assert!(!torii::release::signed_by(
+            &key.public,
+            b"other bytes",
+            &signature
+        ));
+    }
+}
