@@ -14,13 +14,22 @@ Installs torii from a release into a user directory; never needs root.
   --version vX.Y.Z   that release instead of the latest
   --dir DIR          where torii goes (default ~/.local/bin)
   --add-to-path      add DIR to PATH in your shell's rc file, in a marked block (once per DIR)
+  --no-signature-check
+                     install with the checksum alone, when the release's signature cannot be
+                     checked here (no minisign, no OpenSSL 3) or the release is not signed
   -h, --help         this help
 
-The archive's SHA-256 is checked against the published .sha256 before anything is extracted;
+The published .sha256 must be signed by a torii release key (its .sha256.minisig, checked with
+minisign or OpenSSL 3), and the archive's SHA-256 must match it, before anything is extracted;
 without sha256sum or shasum nothing is installed. TORII_RELEASE_BASE_URL replaces the release
-location (mirrors, tests); TORII_EXTRA_CA_FILE adds trusted roots (corporate proxies).
+location (mirrors, tests) and TORII_RELEASE_PUBLIC_KEY the release key (a mirror that signs
+with its own); TORII_EXTRA_CA_FILE adds trusted roots (corporate proxies).
 EOF
 }
+
+# The public keys (minisign's format) of torii's releases, as in src/release.rs: the current
+# key and the next one. Empty until the project's key is made (docs/src/installation.md).
+release_keys=""
 
 base=${TORII_RELEASE_BASE_URL:-https://github.com/torii-mcp/torii/releases}
 base=${base%/}
@@ -31,6 +40,7 @@ esac
 version=
 dir=${HOME:?HOME is not set}/.local/bin
 add_to_path=no
+check_signature=yes
 
 fail() {
   echo "torii install: $*" >&2
@@ -44,6 +54,7 @@ while [ $# -gt 0 ]; do
     --dir) [ $# -ge 2 ] || fail "--dir needs a directory"; dir=$2; shift 2 ;;
     --dir=*) dir=${1#*=}; shift ;;
     --add-to-path) add_to_path=yes; shift ;;
+    --no-signature-check) check_signature=no; shift ;;
     -h | --help) usage; exit 0 ;;
     *) fail "unknown option $1 (see --help)" ;;
   esac
@@ -81,6 +92,48 @@ else
   fail "neither curl nor wget is installed"
 fi
 
+# Whether the minisign signature `$2` of the file `$1` is by one of the release keys. With
+# minisign when it is installed, else with OpenSSL 3: minisign signs the file's BLAKE2b-512
+# with Ed25519 ("ED"), then the signature and its trusted comment (the global signature).
+signed_by_a_release_key() {
+  keys=${TORII_RELEASE_PUBLIC_KEY:-$release_keys}
+  [ -n "$keys" ] || fail "this installer trusts no release key yet: nothing was installed (--no-signature-check installs on the checksum alone)"
+  if command -v minisign >/dev/null 2>&1; then
+    for key in $keys; do
+      minisign -Vq -m "$1" -x "$2" -P "$key" >/dev/null 2>&1 && return 0
+    done
+    return 1
+  fi
+  case $(openssl version 2>/dev/null) in
+    "OpenSSL 3."*) ;;
+    *) fail "neither minisign nor OpenSSL 3 is installed: the release's signature cannot be checked, so nothing was installed (--no-signature-check installs on the checksum alone)" ;;
+  esac
+  s=$tmp/signature
+  mkdir -p "$s"
+  sed -n 2p "$2" | base64 -d > "$s/line" 2>/dev/null || return 1
+  sed -n 4p "$2" | base64 -d > "$s/global" 2>/dev/null || return 1
+  comment=$(sed -n '3s/^trusted comment: //p' "$2")
+  [ "$(wc -c < "$s/line")" -eq 74 ] && [ "$(head -c 2 "$s/line")" = ED ] || return 1
+  [ "$(wc -c < "$s/global")" -eq 64 ] || return 1
+  tail -c 64 "$s/line" > "$s/signature"
+  openssl dgst -blake2b512 -binary "$1" > "$s/hash" || return 1
+  { cat "$s/signature"; printf '%s' "$comment"; } > "$s/signed-comment"
+  for key in $keys; do
+    printf '%s' "$key" | base64 -d > "$s/key" 2>/dev/null || continue
+    [ "$(wc -c < "$s/key")" -eq 42 ] && [ "$(head -c 2 "$s/key")" = Ed ] || continue
+    # The key id, bytes 3 to 10 of both, names the key that signed.
+    [ "$(head -c 10 "$s/line" | tail -c 8 | od -An -tx1)" = "$(head -c 10 "$s/key" | tail -c 8 | od -An -tx1)" ] || continue
+    # An Ed25519 public key as OpenSSL reads it: the SubjectPublicKeyInfo prefix, the 32 bytes.
+    { printf '\060\052\060\005\006\003\053\145\160\003\041\000'; tail -c 32 "$s/key"; } > "$s/key.der"
+    openssl pkeyutl -verify -pubin -keyform DER -inkey "$s/key.der" -rawin \
+      -in "$s/hash" -sigfile "$s/signature" >/dev/null 2>&1 \
+      && openssl pkeyutl -verify -pubin -keyform DER -inkey "$s/key.der" -rawin \
+        -in "$s/signed-comment" -sigfile "$s/global" >/dev/null 2>&1 \
+      && return 0
+  done
+  return 1
+}
+
 # Fails saying what could not be downloaded (`$2`) and, when the downloader's exit status `$1`
 # says the server's certificate was not trusted, how to trust another root.
 download_failed() {
@@ -109,6 +162,14 @@ fetch "$base/download/$version/$asset" "$tmp/$asset" \
   || download_failed $? "cannot download $base/download/$version/$asset"
 fetch "$base/download/$version/$asset.sha256" "$tmp/$asset.sha256" \
   || download_failed $? "cannot download the checksum $asset.sha256"
+if [ "$check_signature" = yes ]; then
+  fetch "$base/download/$version/$asset.sha256.minisig" "$tmp/$asset.sha256.minisig" \
+    || fail "cannot download the signature $asset.sha256.minisig: the release may be unsigned; nothing was installed (--no-signature-check installs on the checksum alone)"
+  signed_by_a_release_key "$tmp/$asset.sha256" "$tmp/$asset.sha256.minisig" \
+    || fail "$asset.sha256 is not signed by a torii release key; nothing was installed"
+else
+  echo "torii install: not checking the release's signature (--no-signature-check)" >&2
+fi
 # The checksum file must name exactly this asset: nothing else is checked, or extracted.
 expected=$(sed -n '1s/^\([0-9a-f]\{64\}\)  \*\{0,1\}\(.*\)$/\2/p' "$tmp/$asset.sha256")
 [ "$expected" = "$asset" ] || fail "$asset.sha256 does not describe $asset; nothing was installed"

@@ -1,6 +1,7 @@
 //! `install.sh` under `dash`, against a release server on loopback (HTTPS, its own CA, a
 //! `latest` redirect) holding the archive `scripts/package-release.sh` builds, the same layout
-//! the release workflow publishes.
+//! the release workflow publishes, its checksum signed as the workflow signs it (with a key
+//! made for the run, which `TORII_RELEASE_PUBLIC_KEY` names to the script).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -102,8 +103,10 @@ fn built_release() -> Release {
         String::from_utf8_lossy(&sums),
         format!("{}  {asset}\n", crate::pack::sha256(&archive))
     );
-    // The same archive under another tag, with a checksum of other bytes.
+    // The same archive under another tag, with a (signed) checksum of other bytes.
     let bad = format!("torii-{BAD_TAG}-linux-x86_64.tar.gz");
+    let bad_sums = format!("{}  {bad}\n", crate::pack::sha256(b"other bytes")).into_bytes();
+    let key = crate::self_upgrade::trusted_key();
     let server = serve_https(vec![
         (
             "/releases/latest".to_string(),
@@ -111,11 +114,19 @@ fn built_release() -> Release {
         ),
         (format!("/releases/tag/{TAG}"), b"a release page".to_vec()),
         (format!("/releases/download/{TAG}/{asset}"), archive.clone()),
+        (
+            format!("/releases/download/{TAG}/{asset}.sha256.minisig"),
+            key.sign(&format!("{asset}.sha256"), &sums),
+        ),
         (format!("/releases/download/{TAG}/{asset}.sha256"), sums),
         (format!("/releases/download/{BAD_TAG}/{bad}"), archive),
         (
+            format!("/releases/download/{BAD_TAG}/{bad}.sha256.minisig"),
+            key.sign(&format!("{bad}.sha256"), &bad_sums),
+        ),
+        (
             format!("/releases/download/{BAD_TAG}/{bad}.sha256"),
-            format!("{}  {bad}\n", crate::pack::sha256(b"other bytes")).into_bytes(),
+            bad_sums,
         ),
     ]);
     let ca = dir.path().join("ca.pem");
@@ -167,6 +178,10 @@ impl Release {
                 format!("{}/releases", self.server.base),
             )
             .env("TORII_EXTRA_CA_FILE", &self.ca)
+            .env(
+                "TORII_RELEASE_PUBLIC_KEY",
+                &crate::self_upgrade::trusted_key().public,
+            )
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -201,7 +216,7 @@ fn tools_dir(home: &Path, name: &str, extra: &[&str]) -> PathBuf {
     std::fs::create_dir_all(&bin).unwrap();
     let common = [
         "uname", "mktemp", "sed", "tar", "gzip", "mkdir", "cp", "chmod", "mv", "rm", "basename",
-        "dirname", "grep", "cat", "tr", "tail",
+        "dirname", "grep", "cat", "tr", "tail", "head", "wc", "od", "base64", "openssl",
     ];
     for tool in common.iter().chain(extra) {
         if let Some(found) = which(tool) {
@@ -448,4 +463,132 @@ fn install_sh_works_with_wget_when_curl_is_missing() {
     let output = release.install(&home, bin.to_str().unwrap(), &[], false);
     assert!(output.status.success(), "{}", text(&output));
     assert!(home.join(".local/bin/torii").is_file());
+}
+
+/// A server with one release `TAG` made of these parts.
+fn release_of(archive: Vec<u8>, sums: Vec<u8>, signature: Option<Vec<u8>>) -> Release {
+    let asset = format!("torii-{TAG}-linux-x86_64.tar.gz");
+    let mut files = vec![
+        (format!("/releases/download/{TAG}/{asset}"), archive),
+        (format!("/releases/download/{TAG}/{asset}.sha256"), sums),
+    ];
+    files.extend(signature.map(|signature| {
+        (
+            format!("/releases/download/{TAG}/{asset}.sha256.minisig"),
+            signature,
+        )
+    }));
+    let server = serve_https(files);
+    let dir = tempfile::Builder::new()
+        .prefix("torii-release-")
+        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .unwrap();
+    let ca = dir.path().join("ca.pem");
+    std::fs::write(&ca, &server.ca_pem).unwrap();
+    Release {
+        server,
+        dir,
+        ca,
+        dash: which("dash").unwrap_or_else(|| crate::common::missing_tool("dash")),
+    }
+}
+
+/// Issue 40: a release whose archive and checksum were both replaced (the genuine signature
+/// kept), one signed by another key, one without a signature and one with a cut signature are
+/// refused by the OpenSSL check (the script uses minisign first where it is installed; it is
+/// not on the test machines); without either tool nothing is installed, even a signed release,
+/// unless `--no-signature-check` says so, which installs on the checksum alone and says it.
+#[test]
+#[ignore = "needs dash, OpenSSL 3 and the Python venv; run by ./scripts/test.sh"]
+fn install_sh_refuses_a_release_not_signed_by_a_release_key() {
+    let asset = format!("torii-{TAG}-linux-x86_64.tar.gz");
+    let key = crate::self_upgrade::trusted_key();
+    let (archive, sums) = package().clone();
+    let genuine_signature = key.sign(&format!("{asset}.sha256"), &sums);
+    let (forged, forged_sums) = package_as("release-forged", b"\nforged\n");
+    let attacker = crate::self_upgrade::ReleaseKey::new(Path::new(env!("CARGO_TARGET_TMPDIR")));
+    let cut = genuine_signature[..genuine_signature.len() - 20].to_vec();
+    let cases = [
+        (
+            "replaced, genuine signature",
+            release_of(
+                forged.clone(),
+                forged_sums.clone(),
+                Some(genuine_signature.clone()),
+            ),
+            "is not signed by a torii release key",
+        ),
+        (
+            "another key",
+            release_of(
+                forged.clone(),
+                forged_sums.clone(),
+                Some(attacker.sign(&format!("{asset}.sha256"), &forged_sums)),
+            ),
+            "is not signed by a torii release key",
+        ),
+        (
+            "no signature",
+            release_of(archive.clone(), sums.clone(), None),
+            "cannot download the signature",
+        ),
+        (
+            "cut signature",
+            release_of(archive.clone(), sums.clone(), Some(cut)),
+            "is not signed by a torii release key",
+        ),
+    ];
+    for (case, release, expected) in &cases {
+        let home = release.home("refused");
+        // OpenSSL's check (no minisign among the tools), with curl.
+        let bin = tools_dir(&home, "bin", &["curl", "sha256sum"]);
+        let output = release.install(&home, bin.to_str().unwrap(), &["--version", TAG], false);
+        assert_eq!(output.status.code(), Some(1), "{case}: {}", text(&output));
+        assert!(
+            text(&output).contains(expected) && text(&output).contains("nothing was installed"),
+            "{case}: {}",
+            text(&output)
+        );
+        assert!(!home.join(".local/bin/torii").exists(), "{case}");
+    }
+    // The genuine release, served the same way, installs through OpenSSL's check.
+    let release = release_of(archive.clone(), sums.clone(), Some(genuine_signature));
+    let home = release.home("genuine");
+    let bin = tools_dir(&home, "bin", &["curl", "sha256sum"]);
+    let output = release.install(&home, bin.to_str().unwrap(), &["--version", TAG], false);
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(home.join(".local/bin/torii").exists());
+
+    // Neither minisign nor OpenSSL: nothing, unless the human says so.
+    let unsigned = &cases[2].1;
+    let home = unsigned.home("no-tools");
+    let bin = tools_dir(&home, "bin", &["curl", "sha256sum"]);
+    std::fs::remove_file(bin.join("openssl")).unwrap();
+    let release = release_of(
+        archive,
+        sums,
+        Some(key.sign(&format!("{asset}.sha256"), &package().1)),
+    );
+    let output = release.install(&home, bin.to_str().unwrap(), &["--version", TAG], false);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    assert!(
+        text(&output).contains("neither minisign nor OpenSSL 3")
+            && text(&output).contains("--no-signature-check"),
+        "{}",
+        text(&output)
+    );
+    assert!(!home.join(".local/bin/torii").exists());
+    let output = unsigned.install(
+        &home,
+        bin.to_str().unwrap(),
+        &["--version", TAG, "--no-signature-check"],
+        false,
+    );
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(
+        text(&output).contains("not checking the release's signature"),
+        "{}",
+        text(&output)
+    );
+    assert!(home.join(".local/bin/torii").exists());
 }

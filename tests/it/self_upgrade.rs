@@ -99,8 +99,8 @@ fn server(served: Served) -> (crate::pack::HttpsServer, tempfile::TempDir) {
     (server, dir)
 }
 
-/// The key every test release is signed with, and the binary trusts.
-fn trusted_key() -> &'static ReleaseKey {
+/// The key every test release is signed with, and the binary (and install.sh) trusts.
+pub fn trusted_key() -> &'static ReleaseKey {
     static KEY: std::sync::OnceLock<ReleaseKey> = std::sync::OnceLock::new();
     KEY.get_or_init(|| ReleaseKey::new(Path::new(env!("CARGO_TARGET_TMPDIR"))))
 }
