@@ -592,3 +592,32 @@ fn install_sh_refuses_a_release_not_signed_by_a_release_key() {
     );
     assert!(home.join(".local/bin/torii").exists());
 }
+
+/// The installer trusts the release keys the binary trusts (`release_keys` in install.sh,
+/// `RELEASE_KEYS` in src/release.rs): a rotation changes both.
+#[test]
+fn install_sh_trusts_the_keys_the_binary_trusts() {
+    let quoted = |text: &str| -> Vec<String> {
+        text.split('"')
+            .skip(1)
+            .step_by(2)
+            .flat_map(str::split_whitespace)
+            .map(str::to_string)
+            .collect()
+    };
+    let script = std::fs::read_to_string(repo().join("install.sh")).unwrap();
+    let line = script
+        .lines()
+        .find(|line| line.starts_with("release_keys="))
+        .expect("install.sh names its release keys");
+    let rust = std::fs::read_to_string(repo().join("src/release.rs")).unwrap();
+    let rust_line = rust
+        .lines()
+        .find(|line| line.starts_with("const RELEASE_KEYS: [&str; 2] = ["))
+        .expect("src/release.rs names its release keys on one line");
+    let mut installer = quoted(line);
+    let mut binary = quoted(rust_line);
+    installer.sort();
+    binary.sort();
+    assert_eq!(installer, binary);
+}
