@@ -89,14 +89,27 @@ fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn built_release() -> Release {
+/// A release server on loopback serving `files`, and what the script needs to reach it.
+fn serving(files: Vec<(String, Vec<u8>)>) -> Release {
     let dash = which("dash")
         .filter(|_| cfg!(target_os = "linux"))
         .unwrap_or_else(|| crate::common::missing_tool("dash"));
+    let server = serve_https(files);
     let dir = tempfile::Builder::new()
         .prefix("torii-release-")
         .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
         .unwrap();
+    let ca = dir.path().join("ca.pem");
+    std::fs::write(&ca, &server.ca_pem).unwrap();
+    Release {
+        server,
+        dir,
+        ca,
+        dash,
+    }
+}
+
+fn built_release() -> Release {
     let asset = format!("torii-{TAG}-linux-x86_64.tar.gz");
     let (archive, sums) = package().clone();
     assert_eq!(
@@ -107,7 +120,7 @@ fn built_release() -> Release {
     let bad = format!("torii-{BAD_TAG}-linux-x86_64.tar.gz");
     let bad_sums = format!("{}  {bad}\n", crate::pack::sha256(b"other bytes")).into_bytes();
     let key = crate::self_upgrade::trusted_key();
-    let server = serve_https(vec![
+    serving(vec![
         (
             "/releases/latest".to_string(),
             format!("REDIRECT /releases/tag/{TAG}").into_bytes(),
@@ -128,15 +141,7 @@ fn built_release() -> Release {
             format!("/releases/download/{BAD_TAG}/{bad}.sha256"),
             bad_sums,
         ),
-    ]);
-    let ca = dir.path().join("ca.pem");
-    std::fs::write(&ca, &server.ca_pem).unwrap();
-    Release {
-        server,
-        dir,
-        ca,
-        dash,
-    }
+    ])
 }
 
 impl Release {
@@ -478,19 +483,7 @@ fn release_of(archive: Vec<u8>, sums: Vec<u8>, signature: Option<Vec<u8>>) -> Re
             signature,
         )
     }));
-    let server = serve_https(files);
-    let dir = tempfile::Builder::new()
-        .prefix("torii-release-")
-        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
-        .unwrap();
-    let ca = dir.path().join("ca.pem");
-    std::fs::write(&ca, &server.ca_pem).unwrap();
-    Release {
-        server,
-        dir,
-        ca,
-        dash: which("dash").unwrap_or_else(|| crate::common::missing_tool("dash")),
-    }
+    serving(files)
 }
 
 /// Issue 40: a release whose archive and checksum were both replaced (the genuine signature
