@@ -9,10 +9,14 @@
 #   -InstallDir DIR   where torii.exe goes                        (piped: $env:TORII_INSTALL_DIR)
 #                     default $env:LOCALAPPDATA\Programs\torii\bin
 #   -NoPathUpdate     leave the user PATH alone, say how to add DIR (piped: $env:TORII_NO_PATH_UPDATE=1)
+#   -NoSignatureCheck install on the checksum alone                (piped: $env:TORII_NO_SIGNATURE_CHECK=1)
 #
-# The same steps as install.sh. The archive's SHA-256 is checked with Get-FileHash against the
-# published .sha256 before anything is extracted. TORII_RELEASE_BASE_URL replaces the release
-# location (mirrors, the release workflow's check); https:// only, redirects too.
+# The same steps as install.sh. The published .sha256 must be signed by a torii release key (its
+# .sha256.minisig), checked with minisign: Windows offers no Ed25519 of its own, so without
+# minisign on PATH nothing is installed unless -NoSignatureCheck says so. The archive's SHA-256
+# is checked with Get-FileHash against that .sha256 before anything is extracted.
+# TORII_RELEASE_BASE_URL replaces the release location (mirrors, the release workflow's check);
+# https:// only, redirects too. TORII_RELEASE_PUBLIC_KEY replaces the release key.
 #
 # The parameters belong to a function, not to the script: `irm | iex` evaluates the text in the
 # caller's session, where a script-level param() block is no parameter block at all. The script
@@ -23,7 +27,8 @@ function Install-Torii {
     param(
         [string]$Version = $env:TORII_VERSION,
         [string]$InstallDir = $env:TORII_INSTALL_DIR,
-        [switch]$NoPathUpdate
+        [switch]$NoPathUpdate,
+        [switch]$NoSignatureCheck
     )
     # Inside a function, the caller's session keeps its own preferences when this runs through
     # iex. Errors are thrown, never `exit`: that would close the caller's window.
@@ -53,6 +58,13 @@ function Install-Torii {
     if (-not $NoPathUpdate -and $env:TORII_NO_PATH_UPDATE -and $env:TORII_NO_PATH_UPDATE -ne '0') {
         $NoPathUpdate = $true
     }
+    if (-not $NoSignatureCheck -and $env:TORII_NO_SIGNATURE_CHECK -and $env:TORII_NO_SIGNATURE_CHECK -ne '0') {
+        $NoSignatureCheck = $true
+    }
+    # The public keys (minisign's format) of torii's releases, as in src/release.rs: the current
+    # key and the next one. Empty until the project's key is made (docs/src/installation.md).
+    $releaseKeys = @()
+    if ($env:TORII_RELEASE_PUBLIC_KEY) { $releaseKeys = -split $env:TORII_RELEASE_PUBLIC_KEY }
     if (-not $InstallDir) { $InstallDir = Join-Path $env:LOCALAPPDATA 'Programs\torii\bin' }
     # Absolute, against PowerShell's current location (the PATH entry must be absolute).
     $InstallDir = $ExecutionContext.SessionState.Path.GetUnresolvedProviderPathFromPSPath($InstallDir)
@@ -100,6 +112,30 @@ function Install-Torii {
         $sums = "$archive.sha256"
         [void](Get-Https "$base/download/$Version/$asset" $archive)
         [void](Get-Https "$base/download/$Version/$asset.sha256" $sums)
+        $unchecked = 'nothing was installed (-NoSignatureCheck installs on the checksum alone)'
+        if ($NoSignatureCheck) {
+            Write-Warning "torii install: not checking the release's signature (-NoSignatureCheck)"
+        } else {
+            if ($releaseKeys.Count -eq 0) {
+                throw "torii install: this installer trusts no release key yet: $unchecked"
+            }
+            $minisign = Get-Command minisign -CommandType Application -ErrorAction SilentlyContinue |
+                Select-Object -First 1
+            if (-not $minisign) {
+                throw "torii install: minisign is not installed, and Windows has no Ed25519 to check the release's signature with: $unchecked"
+            }
+            $signature = "$sums.minisig"
+            try { [void](Get-Https "$base/download/$Version/$asset.sha256.minisig" $signature) }
+            catch { throw "torii install: cannot download the signature $asset.sha256.minisig: the release may be unsigned; $unchecked" }
+            $signed = $false
+            foreach ($key in $releaseKeys) {
+                & $minisign.Source -Vq -m $sums -x $signature -P $key *> $null
+                if ($LASTEXITCODE -eq 0) { $signed = $true; break }
+            }
+            if (-not $signed) {
+                throw "torii install: $asset.sha256 is not signed by a torii release key; nothing was installed"
+            }
+        }
 
         # The checksum file must name exactly this asset: nothing else is checked, or extracted.
         $expected = $null

@@ -27,6 +27,9 @@ try {
   certutil -f -addstore Root "$state/ca.cer" | Out-Null
   if ($LASTEXITCODE -ne 0) { throw 'cannot trust the CA of the release server' }
   $env:TORII_RELEASE_BASE_URL = Get-Content "$state/base.txt"
+  # The archive is signed later, by the release workflow's publish job, which alone holds the
+  # key; minisign is not on the runner either. What this checks is every other step.
+  $env:TORII_NO_SIGNATURE_CHECK = '1'
   $root = $env:TORII_RELEASE_BASE_URL -replace '/releases$', ''
   $want = "torii $($Tag.Substring(1))"
   $dir = Join-Path $env:RUNNER_TEMP 'torii bin'

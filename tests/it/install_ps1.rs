@@ -1,7 +1,7 @@
 //! `install.ps1`, checked as text. PowerShell cannot be installed on the machines these tests
 //! run on, so this is a contract check on what the script says, not an execution: it pins the
-//! options, the HTTPS-only release location, the SHA-256 check before extraction, the user-only
-//! PATH and the `torii.exe.old` dance, so that none of them goes away unnoticed. The release
+//! options, the HTTPS-only release location, the signature and the SHA-256 checks before
+//! extraction, the user-only PATH and the `torii.exe.old` dance, so that none of them goes away unnoticed. The release
 //! workflow runs the script for real, on the Windows runner, against the archive it has just
 //! built (`.github/workflows/release.yml`, with `scripts/release-server.py`).
 
@@ -221,4 +221,34 @@ fn releases_are_built_on_a_version_tag_for_both_systems() {
         packaging.contains("name=\"torii-$tag-linux-x86_64\""),
         "package-release.sh names another archive"
     );
+}
+
+/// Issue 40: the checksum file must be signed by a release key before the checksum counts.
+/// Windows has no Ed25519 of its own, so the script needs minisign, and without it (or
+/// without a signature, or a key) installs nothing unless `-NoSignatureCheck` says so. The
+/// workflow's run of the script opts out, since the archive is signed later; so this part has
+/// never run, on any machine (PowerShell is not on the test machines, minisign not on the
+/// runner).
+#[test]
+fn install_ps1_checks_the_signature_of_the_checksum_before_using_it() {
+    let code = code();
+    let checksum_used = at(&code, "Get-Content -LiteralPath $sums -TotalCount 1");
+    for needle in [
+        "[switch]$NoSignatureCheck",
+        "$env:TORII_NO_SIGNATURE_CHECK -ne '0'",
+        "$releaseKeys = -split $env:TORII_RELEASE_PUBLIC_KEY",
+        "throw \"torii install: this installer trusts no release key yet: $unchecked\"",
+        "Get-Command minisign -CommandType Application",
+        "Get-Https \"$base/download/$Version/$asset.sha256.minisig\" $signature",
+        "& $minisign.Source -Vq -m $sums -x $signature -P $key *> $null",
+        "if ($LASTEXITCODE -eq 0) { $signed = $true; break }",
+        "is not signed by a torii release key; nothing was installed",
+    ] {
+        assert!(
+            at(&code, needle) < checksum_used,
+            "{needle} after the checksum is used"
+        );
+    }
+    let check = std::fs::read_to_string(repo().join("scripts/check-install-ps1.ps1")).unwrap();
+    assert!(check.contains("$env:TORII_NO_SIGNATURE_CHECK = '1'"));
 }

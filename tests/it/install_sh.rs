@@ -586,8 +586,9 @@ fn install_sh_refuses_a_release_not_signed_by_a_release_key() {
     assert!(home.join(".local/bin/torii").exists());
 }
 
-/// The installer trusts the release keys the binary trusts (`release_keys` in install.sh,
-/// `RELEASE_KEYS` in src/release.rs): a rotation changes both.
+/// The installers trust the release keys the binary trusts (`release_keys` in install.sh,
+/// `$releaseKeys` in install.ps1, `RELEASE_KEYS` in src/release.rs): a rotation changes all
+/// three.
 #[test]
 fn install_sh_trusts_the_keys_the_binary_trusts() {
     let quoted = |text: &str| -> Vec<String> {
@@ -613,4 +614,19 @@ fn install_sh_trusts_the_keys_the_binary_trusts() {
     installer.sort();
     binary.sort();
     assert_eq!(installer, binary);
+    // install.ps1 names them as a PowerShell array of single-quoted strings.
+    let script = std::fs::read_to_string(repo().join("install.ps1")).unwrap();
+    let line = script
+        .lines()
+        .map(str::trim)
+        .find(|line| line.starts_with("$releaseKeys = @("))
+        .expect("install.ps1 names its release keys");
+    let mut windows: Vec<String> = line
+        .split('\'')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect();
+    windows.sort();
+    assert_eq!(windows, binary);
 }
