@@ -27,7 +27,8 @@ if [[ ! $tag =~ ^v[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
   exit 2
 fi
 if [[ -z $binary ]]; then
-  cargo build --profile dist --locked
+  # What `torii doctor` reports as the build's provenance (src/release.rs).
+  TORII_RELEASE_TAG=$tag cargo build --profile dist --locked
   binary=${CARGO_TARGET_DIR:-target}/dist/torii
 fi
 

@@ -33,6 +33,18 @@ const MAX_ARCHIVE_BYTES: u64 = 256 * 1024 * 1024;
 /// until it is written here, this executable accepts no release at all.
 const RELEASE_KEYS: [&str; 2] = ["", ""];
 
+/// The tag a release build was made for (`TORII_RELEASE_TAG` when the release workflow built
+/// it); `None` for a local build. It is what the build says of itself, for `torii doctor`: the
+/// release's signature is on its archive, which a running executable cannot see.
+pub fn release_tag() -> Option<&'static str> {
+    option_env!("TORII_RELEASE_TAG").filter(|tag| Version::parse(tag).is_some())
+}
+
+/// Whether this executable trusts any release key (else `self upgrade` refuses every release).
+pub fn trusts_a_release_key() -> bool {
+    RELEASE_KEYS.iter().any(|key| !key.is_empty())
+}
+
 /// A build with the test hooks also trusts the key named here (the tests sign their releases).
 #[cfg(feature = "test-hooks")]
 pub const TEST_KEY_ENV: &str = "TORII_TEST_RELEASE_KEY";

@@ -79,6 +79,7 @@ pub struct Subject<'a> {
 /// Runs every check, in the order a human would fix things.
 pub fn examine(subject: &Subject<'_>) -> Vec<Finding> {
     let mut findings = vec![system::torii_on_path(subject.exe)];
+    findings.extend(system::provenance());
     let root = subject.root.dir();
     if !root.is_dir() {
         findings.push(Finding::problem(

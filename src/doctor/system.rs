@@ -13,6 +13,22 @@ use crate::release::Version;
 use crate::runner::{Excluded, resolve_executable};
 
 /// Which `torii` a shell finds first, and whether it is this one.
+/// Where this executable comes from, and whether it can upgrade itself to a signed release.
+pub fn provenance() -> Vec<Finding> {
+    let built = match crate::release::release_tag() {
+        Some(tag) => Finding::ok(crate::tr!("doctor-release-build", tag = tag)),
+        None => Finding::ok(crate::tr!("doctor-local-build")),
+    };
+    let mut findings = vec![built];
+    if !crate::release::trusts_a_release_key() {
+        findings.push(Finding::warning(
+            crate::tr!("doctor-no-release-key"),
+            crate::tr!("doctor-no-release-key-fix"),
+        ));
+    }
+    findings
+}
+
 pub fn torii_on_path(exe: &Path) -> Finding {
     let this = Version::current();
     let found = resolve_executable(

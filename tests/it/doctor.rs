@@ -134,6 +134,20 @@ fn a_healthy_installation_has_no_problem() {
     // The test binary is a cargo build, and clients pinned to it break on `cargo clean`.
     assert!(has(&report, "warning", "starts a cargo build"), "{report}");
     assert!(has(&report, "warning", "no torii on PATH"), "{report}");
+    // Issue 40: where it comes from, and that it cannot upgrade to a signed release yet (the
+    // project's release key has not been made).
+    assert!(
+        has(&report, "ok", "is a local build, not a release"),
+        "{report}"
+    );
+    assert!(
+        has(
+            &report,
+            "warning",
+            "trusts no release key: `torii self upgrade` refuses"
+        ),
+        "{report}"
+    );
 }
 
 #[test]
