@@ -144,6 +144,7 @@ download_failed() {
   fail "$2$hint"
 }
 
+chosen=$version
 if [ -z "$version" ]; then
   latest=$(final_url "$base/latest") || download_failed $? "cannot reach $base/latest"
   version=${latest##*/}
@@ -152,6 +153,26 @@ case $version in
   v[0-9]*.[0-9]*.[0-9]*) ;;
   *) fail "not a release tag: '$version' (expected vX.Y.Z)" ;;
 esac
+
+# "X Y Z" from vX.Y.Z or `torii X.Y.Z`; nothing for anything else.
+version_numbers() {
+  printf '%s\n' "$1" | sed -n 's/^\(torii \)\{0,1\}v\{0,1\}\([0-9]\{1,9\}\)\.\([0-9]\{1,9\}\)\.\([0-9]\{1,9\}\)$/\2 \3 \4/p'
+}
+# Whether the version numbers "$1" come before "$2".
+older_than() {
+  # shellcheck disable=SC2086 # split on purpose: three numbers each
+  set -- $1 $2
+  [ "$1" -lt "$4" ] || { [ "$1" -eq "$4" ] && { [ "$2" -lt "$5" ] || { [ "$2" -eq "$5" ] && [ "$3" -lt "$6" ]; }; }; }
+}
+# A signature proves a release is torii's, not that it is the newest: whoever answers for
+# <base>/latest could point it at an older, signed release. Going back takes --version.
+if [ -z "$chosen" ] && [ -x "$dir/torii" ]; then
+  installed=$(version_numbers "$("$dir/torii" --version 2>/dev/null | head -n 1)")
+  offered=$(version_numbers "$version")
+  if [ -n "$installed" ] && [ -n "$offered" ] && older_than "$offered" "$installed"; then
+    fail "the latest release, $version, is older than the torii in $dir ($("$dir/torii" --version 2>/dev/null | head -n 1)): nothing was installed (--version $version installs it on purpose)"
+  fi
+fi
 
 asset=torii-$version-$platform.tar.gz
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/torii-install.XXXXXX")

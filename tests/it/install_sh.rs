@@ -630,3 +630,39 @@ fn install_sh_trusts_the_keys_the_binary_trusts() {
     windows.sort();
     assert_eq!(windows, binary);
 }
+
+/// Red-team finding (issue 40): a signature proves a release is torii's, not that it is the
+/// newest, and whoever answers for `<base>/latest` could point it at an older signed release.
+/// install.sh does not go back to a release older than the torii already in place unless
+/// `--version` names it.
+#[test]
+#[ignore = "needs dash and the Python venv; run by ./scripts/test.sh"]
+fn install_sh_does_not_go_back_to_an_older_latest_release_unasked() {
+    let release = built_release();
+    let home = release.home("newer");
+    let bin = home.join(".local/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let newer = "#!/bin/sh\necho 'torii 99.0.0'\n";
+    std::fs::write(bin.join("torii"), newer).unwrap();
+    std::fs::set_permissions(
+        bin.join("torii"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let output = release.install(&home, PATH, &[], false);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    assert!(
+        text(&output).contains(&format!("the latest release, {TAG}, is older than"))
+            && text(&output).contains(&format!("--version {TAG} installs it on purpose")),
+        "{}",
+        text(&output)
+    );
+    assert_eq!(std::fs::read_to_string(bin.join("torii")).unwrap(), newer);
+    // Named, it is installed.
+    let output = release.install(&home, PATH, &["--version", TAG], false);
+    assert!(output.status.success(), "{}", text(&output));
+    assert_ne!(
+        std::fs::read_to_string(bin.join("torii")).unwrap_or_default(),
+        newer
+    );
+}
