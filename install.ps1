@@ -96,12 +96,23 @@ function Install-Torii {
         try { return (& $Exe --version | Select-Object -First 1) } catch { return $null }
     }
 
+    $chosen = $Version
     if (-not $Version) {
         # The latest tag is the last path segment of where <base>/latest redirects to.
         $Version = (Get-Https "$base/latest").AbsolutePath.Split('/')[-1]
     }
     if ($Version -cnotmatch '^v[0-9]+\.[0-9]+\.[0-9]+$') {
         throw "torii install: not a release tag: '$Version' (expected vX.Y.Z)"
+    }
+    # A signature proves a release is torii's, not that it is the newest: whoever answers for
+    # <base>/latest could point it at an older, signed release. Going back takes -Version.
+    $installedExe = Join-Path $InstallDir 'torii.exe'
+    if (-not $chosen -and (Test-Path -LiteralPath $installedExe -PathType Leaf)) {
+        $said = Get-ToriiVersion $installedExe
+        if ($said -cmatch '^torii ([0-9]+\.[0-9]+\.[0-9]+)$' -and
+            [version]$Version.Substring(1) -lt [version]$Matches[1]) {
+            throw "torii install: the latest release, $Version, is older than the torii in ${InstallDir} ($said): nothing was installed (-Version $Version installs it on purpose)"
+        }
     }
 
     $asset = "torii-$Version-$platform.zip"

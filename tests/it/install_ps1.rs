@@ -252,3 +252,22 @@ fn install_ps1_checks_the_signature_of_the_checksum_before_using_it() {
     let check = std::fs::read_to_string(repo().join("scripts/check-install-ps1.ps1")).unwrap();
     assert!(check.contains("$env:TORII_NO_SIGNATURE_CHECK = '1'"));
 }
+
+/// Red-team finding (issue 40), as in install.sh: install.ps1 does not replace a torii.exe
+/// with an older latest release unless `-Version` names it.
+#[test]
+fn install_ps1_does_not_go_back_to_an_older_latest_release_unasked() {
+    let code = code();
+    let download = at(
+        &code,
+        "Get-Https \"$base/download/$Version/$asset\" $archive",
+    );
+    for needle in [
+        "$chosen = $Version",
+        "if (-not $chosen -and (Test-Path -LiteralPath $installedExe -PathType Leaf)) {",
+        "[version]$Version.Substring(1) -lt [version]$Matches[1]",
+        "(-Version $Version installs it on purpose)",
+    ] {
+        assert!(at(&code, needle) < download, "{needle} after the download");
+    }
+}
