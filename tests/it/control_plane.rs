@@ -535,6 +535,17 @@ impl Layout {
         std::fs::create_dir_all(&dir).unwrap();
         dir
     }
+
+    /// Antigravity's hook, run from its hooks folder as Antigravity runs it, on `input`.
+    fn antigravity(&self, input: &Value) -> String {
+        hook_at(
+            &self.setup,
+            &self.pinned,
+            &self.antigravity_hooks_dir(),
+            "antigravity",
+            input,
+        )
+    }
 }
 
 fn hook_at(setup: &Setup, pinned: &Path, cwd: &Path, agent: &str, input: &Value) -> String {
@@ -636,7 +647,6 @@ fn the_hook_keeps_file_tools_out_of_the_root() {
 #[test]
 fn antigravity_paths_are_read_from_the_commands_directory() {
     let layout = Layout::new();
-    let hooks_dir = layout.antigravity_hooks_dir();
     let command = "cat providers/kubectl/rules.yaml > /tmp/leak.txt";
     for input in [
         json!({"toolCall": {"name": "run_command",
@@ -646,26 +656,14 @@ fn antigravity_paths_are_read_from_the_commands_directory() {
         json!({"toolCall": {"name": "run_command", "args": {"CommandLine": command}},
             "workspacePaths": [layout.pinned]}),
     ] {
-        let out = hook_at(
-            &layout.setup,
-            &layout.pinned,
-            &hooks_dir,
-            "antigravity",
-            &input,
-        );
+        let out = layout.antigravity(&input);
         let reason = reason("antigravity", &out).unwrap_or_else(|| panic!("{input}: {out}"));
         assert!(reason.contains("names Torii's configuration"), "{reason}");
     }
     // The same line in the project names nothing of the root.
     let input = json!({"toolCall": {"name": "run_command",
         "args": {"CommandLine": command, "Cwd": layout.project}}});
-    let out = hook_at(
-        &layout.setup,
-        &layout.pinned,
-        &hooks_dir,
-        "antigravity",
-        &input,
-    );
+    let out = layout.antigravity(&input);
     assert!(out.contains("\"ask\""), "{out}");
 }
 
@@ -732,14 +730,8 @@ fn a_shell_line_is_read_from_every_directory_its_input_names() {
         assert!(reason(agent, &out).is_none(), "{agent}: {moved} -> {out}");
     }
     // A directory only a shell can resolve is refused however it is spelled.
-    let out = hook_at(
-        &layout.setup,
-        &layout.pinned,
-        &hooks_dir,
-        "antigravity",
-        &json!({"toolCall": {"name": "run_command",
-            "args": {"CommandLine": "ls", "Cwd": "$HOME/.config/torii"}}}),
-    );
+    let out = layout.antigravity(&json!({"toolCall": {"name": "run_command",
+            "args": {"CommandLine": "ls", "Cwd": "$HOME/.config/torii"}}}));
     assert!(reason("antigravity", &out).is_some(), "{out}");
 }
 
@@ -749,7 +741,6 @@ fn a_shell_line_is_read_from_every_directory_its_input_names() {
 #[test]
 fn antigravity_file_tools_are_kept_out_of_the_root() {
     let layout = Layout::new();
-    let hooks_dir = layout.antigravity_hooks_dir();
     let rules = layout.pinned.join("providers/kubectl/rules.yaml");
     let event = |tool: &str, args: Value, workspace: &Path| json!({"toolCall": {"name": tool, "args": args}, "workspacePaths": [workspace]});
     for input in [
@@ -770,13 +761,7 @@ fn antigravity_file_tools_are_kept_out_of_the_root() {
             &layout.project,
         ),
     ] {
-        let out = hook_at(
-            &layout.setup,
-            &layout.pinned,
-            &hooks_dir,
-            "antigravity",
-            &input,
-        );
+        let out = layout.antigravity(&input);
         let reason = reason("antigravity", &out).unwrap_or_else(|| panic!("{input}: {out}"));
         assert!(reason.contains("names Torii's configuration"), "{reason}");
     }
@@ -785,13 +770,7 @@ fn antigravity_file_tools_are_kept_out_of_the_root() {
         json!({"AbsolutePath": layout.project.join("README.md")}),
         &layout.project,
     );
-    let out = hook_at(
-        &layout.setup,
-        &layout.pinned,
-        &hooks_dir,
-        "antigravity",
-        &readme,
-    );
+    let out = layout.antigravity(&readme);
     assert!(out.contains("\"ask\""), "{out}");
 }
 
