@@ -1779,6 +1779,17 @@ const GH_HOSTILE: &[&[&str]] = &[
     &["repo", "view", "evil.example/o/r"],
     &["repo", "view", "git@evil.example:o/r"],
     &["repo", "view", "localhost:8443/o/r"],
+    // review: a host without a dot or a port (`localhost`, an intranet name) is a host too, and
+    // gh sends it GH_ENTERPRISE_TOKEN
+    &["repo", "view", "localhost/o/r"],
+    &["repo", "view", "ghe/o/r"],
+    &["repo", "view", "--json", "name", "intranet/o/r"],
+    // review: the agent's own token in a header replaces the operator's session
+    &["api", "-H", "Authorization: token AGENT", "user"],
+    &["api", "user", "--header=authorization: bearer AGENT"],
+    &["api", "-iH", "Authorization: token AGENT", "user"],
+    &["api", "-HAuthorization: token AGENT", "user"],
+    &["api", "--header", " AUTHORIZATION:token AGENT", "user"],
     // fields and methods in short-option clusters (a POST, a DELETE)
     &["api", "repos/o/r/issues", "-if", "title=x"],
     &["api", "repos/o/r/issues", "-iFtitle=x"],
@@ -1787,6 +1798,8 @@ const GH_HOSTILE: &[&[&str]] = &[
 ];
 
 const GH_READS: &[&[&str]] = &[
+    &["repo", "view", "o/r"],
+    &["api", "-H", "Accept: application/vnd.github.raw", "repos/o/r/readme"],
     &["pr", "list", "--repo", "cli/cli", "--state", "open"],
     &[
         "pr",
