@@ -149,15 +149,14 @@ if [ -z "$version" ]; then
   latest=$(final_url "$base/latest") || download_failed $? "cannot reach $base/latest"
   version=${latest##*/}
 fi
-case $version in
-  v[0-9]*.[0-9]*.[0-9]*) ;;
-  *) fail "not a release tag: '$version' (expected vX.Y.Z)" ;;
-esac
-
 # "X Y Z" from vX.Y.Z or `torii X.Y.Z`; nothing for anything else.
 version_numbers() {
   printf '%s\n' "$1" | sed -n 's/^\(torii \)\{0,1\}v\{0,1\}\([0-9]\{1,9\}\)\.\([0-9]\{1,9\}\)\.\([0-9]\{1,9\}\)$/\2 \3 \4/p'
 }
+case $version in
+  v*) [ -n "$(version_numbers "$version")" ] || fail "not a release tag: '$version' (expected vX.Y.Z)" ;;
+  *) fail "not a release tag: '$version' (expected vX.Y.Z)" ;;
+esac
 # Whether the version numbers "$1" come before "$2".
 older_than() {
   # shellcheck disable=SC2086 # split on purpose: three numbers each
@@ -167,10 +166,11 @@ older_than() {
 # A signature proves a release is torii's, not that it is the newest: whoever answers for
 # <base>/latest could point it at an older, signed release. Going back takes --version.
 if [ -z "$chosen" ] && [ -x "$dir/torii" ]; then
-  installed=$(version_numbers "$("$dir/torii" --version 2>/dev/null | head -n 1)")
-  offered=$(version_numbers "$version")
-  if [ -n "$installed" ] && [ -n "$offered" ] && older_than "$offered" "$installed"; then
-    fail "the latest release, $version, is older than the torii in $dir ($("$dir/torii" --version 2>/dev/null | head -n 1)): nothing was installed (--version $version installs it on purpose)"
+  # Its stdin is not the piped script: a torii reading it would swallow the rest.
+  said=$("$dir/torii" --version </dev/null 2>/dev/null | head -n 1)
+  installed=$(version_numbers "$said")
+  if [ -n "$installed" ] && older_than "$(version_numbers "$version")" "$installed"; then
+    fail "the latest release, $version, is older than the torii in $dir ($said): nothing was installed (--version $version installs it on purpose)"
   fi
 fi
 
@@ -205,13 +205,13 @@ new=$tmp/x/torii-$version-$platform/torii
 mkdir -p "$dir"
 previous=
 if [ -x "$dir/torii" ]; then
-  previous=$("$dir/torii" --version 2>/dev/null || echo "an unknown version")
+  previous=$("$dir/torii" --version </dev/null 2>/dev/null || echo "an unknown version")
 fi
 # Beside the destination, then renamed over it: a running torii keeps its old file.
 cp "$new" "$dir/.torii.new.$$"
 chmod 0755 "$dir/.torii.new.$$"
 mv -f "$dir/.torii.new.$$" "$dir/torii"
-current=$("$dir/torii" --version 2>/dev/null || echo "torii $version")
+current=$("$dir/torii" --version </dev/null 2>/dev/null || echo "torii $version")
 
 if [ "$previous" = "$current" ]; then
   echo "torii: reinstalled $current in $dir"

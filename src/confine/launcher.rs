@@ -228,19 +228,33 @@ impl Launcher {
     /// a new one) and fails this start: nothing runs unconfined.
     pub(super) fn start(&self, start: &Start<'_>) -> Result<Started, StartError> {
         let body = request(start).map_err(StartError::Program)?;
-        let broken = |what: &str, error: io::Error| {
-            self.broken.store(true, Ordering::Relaxed);
-            StartError::from(launcher_error(what, error))
-        };
-        let (pid, status) = self
-            .exchange(&body, &start.stdio)
-            .map_err(|error| broken("Torii's launcher", error))?;
-        let field = |at: usize| [status[at], status[at + 1], status[at + 2], status[at + 3]];
-        let (step, errno) = (u32::from_le_bytes(field(0)), i32::from_le_bytes(field(4)));
-        let errno = io::Error::from_raw_os_error(errno);
-        let Some(pid) = Pid::from_raw(pid) else {
-            // Nothing was started (no process left, too many processes, no memory).
-            return Err(StartError::Program(errno));
+        let (pid, step, errno) = match self.exchange(&body, &start.stdio) {
+            Ok(Answer::NotStarted { errno }) => {
+                // Nothing was started (no process left, too many processes, no memory).
+                return Err(StartError::Program(io::Error::from_raw_os_error(errno)));
+            }
+            Ok(Answer::Started { pid, step, errno }) if own_child(pid) => {
+                (pid, step, io::Error::from_raw_os_error(errno))
+            }
+            Ok(Answer::Started { .. }) => {
+                self.broken.store(true, Ordering::Relaxed);
+                return Err(launcher_error(
+                    "Torii's launcher",
+                    io::Error::other("it named a process that is not a child of this server"),
+                )
+                .into());
+            }
+            Err((error, orphan)) => {
+                // Stopped once the conversation is over, so that a child that will not die
+                // holds no other call.
+                let stopped = orphan.is_some_and(stop_unwatched);
+                let what = if stopped {
+                    "Torii's launcher (after it started the child, which was stopped)"
+                } else {
+                    "Torii's launcher"
+                };
+                return Err(launcher_error(what, error).into());
+            }
         };
         let started = Started { pid };
         if step == 0 {
@@ -269,41 +283,95 @@ impl Launcher {
         })
     }
 
-    /// Sends one request and reads its answer, one conversation at a time: the child's number
-    /// (from the child itself, or 0 from the launcher when none was started), then the step
-    /// and `errno` from the launcher. When the launcher fails between the two, the child it
-    /// started is stopped and reaped here: it is the server's, and no call watches it.
-    fn exchange(&self, body: &[u8], fds: &[BorrowedFd<'_>]) -> io::Result<(i32, [u8; 8])> {
+    /// Sends one request and reads its answer, one conversation at a time (see [`Reply`]).
+    /// Any error breaks the launcher before the next call can read a word of this one, and
+    /// gives back the child the launcher started, if the child said so, for the caller to stop.
+    fn exchange(
+        &self,
+        body: &[u8],
+        fds: &[BorrowedFd<'_>],
+    ) -> Result<Answer, (io::Error, Option<Pid>)> {
         let socket = self.socket.lock().unwrap_or_else(|p| p.into_inner());
         // A call that waited for another one's failed start fails at once too.
         if self.is_broken() {
-            return Err(io::Error::other("an earlier start failed"));
+            return Err((io::Error::other("an earlier start failed"), None));
         }
-        send(&socket, body, fds)?;
-        let mut pid = [0u8; 4];
-        (&*socket).read_exact(&mut pid)?;
-        let pid = i32::from_le_bytes(pid);
-        let mut status = [0u8; 8];
-        if let Err(error) = (&*socket).read_exact(&mut status) {
-            if let Some(child) = Pid::from_raw(pid) {
-                stop_unwatched(child);
+        let mut announced = None;
+        let answer = (|| {
+            send(&socket, body, fds)?;
+            let reader = &*socket;
+            let mut tag = [0u8; 1];
+            (&*reader).read_exact(&mut tag)?;
+            if tag[0] == b'P' {
+                announced = Pid::from_raw(read_i32(reader)?);
+                (&*reader).read_exact(&mut tag)?;
             }
-            return Err(io::Error::new(
-                error.kind(),
-                format!("{error} (after it started the child, which was stopped)"),
-            ));
-        }
-        Ok((pid, status))
+            match tag[0] {
+                b'N' if announced.is_none() => Ok(Answer::NotStarted {
+                    errno: read_i32(reader)?,
+                }),
+                b'S' => {
+                    let pid = Pid::from_raw(read_i32(reader)?);
+                    let (step, errno) = (read_i32(reader)?, read_i32(reader)?);
+                    match pid {
+                        Some(pid) if announced.is_none_or(|said| said == pid) => {
+                            Ok(Answer::Started {
+                                pid,
+                                step: step as u32,
+                                errno,
+                            })
+                        }
+                        _ => Err(io::Error::other("the launcher named another child")),
+                    }
+                }
+                _ => Err(io::Error::other("the launcher answered out of turn")),
+            }
+        })();
+        answer.map_err(|error| {
+            self.broken.store(true, Ordering::Relaxed);
+            (error, announced)
+        })
     }
 }
 
-/// Stops and reaps a child of the server that no call watches: the leader of its own
-/// process group, or about to be.
-fn stop_unwatched(child: Pid) {
-    let _ = rustix::process::kill_process_group(child, rustix::process::Signal::KILL);
-    let started = Started { pid: child };
-    started.kill();
-    let _ = started.reap(true);
+/// Whether `pid` is a child of this process that nobody has reaped yet (and not 1, which as
+/// a process group is every process of the user).
+fn own_child(pid: Pid) -> bool {
+    pid.as_raw_nonzero().get() > 1
+        && rustix::process::waitid(
+            rustix::process::WaitId::Pid(pid),
+            rustix::process::WaitIdOptions::EXITED
+                | rustix::process::WaitIdOptions::NOHANG
+                | rustix::process::WaitIdOptions::NOWAIT,
+        )
+        .is_ok()
+}
+
+/// The launcher's answer to one request.
+enum Answer {
+    NotStarted { errno: i32 },
+    Started { pid: Pid, step: u32, errno: i32 },
+}
+
+fn read_i32(mut reader: &UnixStream) -> io::Result<i32> {
+    let mut bytes = [0u8; 4];
+    reader.read_exact(&mut bytes)?;
+    Ok(i32::from_le_bytes(bytes))
+}
+
+/// Stops and reaps `child`, a child the server started that no call watches: the leader of
+/// its own process group, or about to be. Only a number that is this process's own unreaped
+/// child is ever signalled (a number read from a broken conversation may name anything, and
+/// `kill` of 1 as a group is every process of the user); `false` when there was none.
+fn stop_unwatched(child: Pid) -> bool {
+    let own = own_child(child);
+    if own {
+        let _ = rustix::process::kill_process_group(child, rustix::process::Signal::KILL);
+        let started = Started { pid: child };
+        started.kill();
+        let _ = started.reap(true);
+    }
+    own
 }
 
 impl Drop for Launcher {
@@ -511,18 +579,16 @@ pub fn serve() -> io::Result<()> {
         drop(fds);
         match reply {
             Reply::NotStarted { errno } => {
-                let mut reply = [0u8; 12];
-                reply[8..].copy_from_slice(&errno.to_le_bytes());
+                let mut reply = [b'N', 0, 0, 0, 0];
+                reply[1..].copy_from_slice(&errno.to_le_bytes());
                 (&socket).write_all(&reply)?;
             }
-            Reply::Started { step, errno } => {
-                let mut reply = [0u8; 8];
-                reply[..4].copy_from_slice(&(step.map_or(0, |step| step as u32)).to_le_bytes());
-                reply[4..].copy_from_slice(&errno.to_le_bytes());
+            Reply::Started { pid, step, errno } => {
+                let mut reply = [b'S', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+                reply[1..5].copy_from_slice(&pid.as_raw_nonzero().get().to_le_bytes());
+                reply[5..9].copy_from_slice(&step.map_or(0, |step| step as u32).to_le_bytes());
+                reply[9..].copy_from_slice(&errno.to_le_bytes());
                 (&socket).write_all(&reply)?;
-                if step == Some(Step::Announce) {
-                    return Err(io::Error::other("a child could not write to the server"));
-                }
             }
         }
     }
@@ -587,14 +653,15 @@ fn set_up(body: &[u8], fds: Vec<OwnedFd>) -> io::Result<(Option<OwnedFd>, Restri
     Ok(chosen)
 }
 
-/// What the launcher says about one request (the child has already written its own number
-/// when it was started).
+/// What the launcher says about one request, after what the child said itself (`P` and its
+/// number, unless it could not): `N` and `errno` when nothing was started, or `S`, the child's
+/// number, the step at which it failed before its program ran (0 when it runs) and `errno`.
 enum Reply {
     NotStarted {
         errno: i32,
     },
-    /// Started; `step` is where it failed before its program ran, if it did.
     Started {
+        pid: Pid,
         step: Option<Step>,
         errno: i32,
     },
@@ -634,11 +701,13 @@ fn start_one(
         ruleset,
     };
     match sys::start_child(&setup) {
-        Ok(None) => Reply::Started {
+        Ok((pid, None)) => Reply::Started {
+            pid,
             step: None,
             errno: 0,
         },
-        Ok(Some((step, errno))) => Reply::Started {
+        Ok((pid, Some((step, errno)))) => Reply::Started {
+            pid,
             step: Some(step),
             errno,
         },
@@ -771,7 +840,7 @@ mod tests {
         let stand_in = dir.path().join("launcher");
         std::fs::write(
             &stand_in,
-            format!("#!/bin/sh\nprintf 'u{escaped}' >&0\nexec /bin/sleep 1\n"),
+            format!("#!/bin/sh\nprintf 'uP{escaped}' >&0\nexec /bin/sleep 1\n"),
         )
         .unwrap();
         std::fs::set_permissions(
@@ -796,5 +865,61 @@ mod tests {
         // Stopped and reaped: the number names nothing any more.
         assert!(!Path::new(&format!("/proc/{pid}")).exists());
         assert!(child.try_wait().is_err(), "already reaped");
+    }
+
+    /// Review finding: a number read from a broken or lying launcher was signalled as a
+    /// process group, and 1 as a group is every process of the user. A launcher that names a
+    /// process that is not this server's own child (here one of init's, and 1) fails the start
+    /// and nothing is signalled.
+    #[test]
+    fn a_launcher_that_names_another_process_is_not_believed() {
+        let dir = tempfile::tempdir().unwrap();
+        // A `sleep` whose parent is gone: not a child of this process.
+        let output = std::process::Command::new("sh")
+            .args(["-c", "sleep 30 >/dev/null 2>&1 & echo $!"])
+            .output()
+            .unwrap();
+        let stranger: i32 = String::from_utf8_lossy(&output.stdout)
+            .trim()
+            .parse()
+            .unwrap();
+        for (name, pid) in [("stranger", stranger), ("init", 1)] {
+            let mut answer = vec![b'u', b'S'];
+            answer.extend(pid.to_le_bytes());
+            answer.extend([0u8; 8]);
+            let escaped: String = answer.iter().map(|byte| format!("\\{byte:03o}")).collect();
+            let stand_in = dir.path().join(name);
+            std::fs::write(
+                &stand_in,
+                format!("#!/bin/sh\nprintf '{escaped}' >&0\nexec /bin/sleep 1\n"),
+            )
+            .unwrap();
+            std::fs::set_permissions(
+                &stand_in,
+                std::os::unix::fs::PermissionsExt::from_mode(0o755),
+            )
+            .unwrap();
+            let launcher = Launcher::new(&stand_in, Setup::Unconfined).unwrap();
+            let null = std::fs::File::open("/dev/null").unwrap();
+            let started = launcher.start(&Start {
+                program: Path::new("/bin/true"),
+                args: &[],
+                env: &[],
+                stdio: [null.as_fd(), null.as_fd(), null.as_fd()],
+            });
+            assert!(
+                matches!(started, Err(StartError::Confine(_))),
+                "{name}: {started:?}"
+            );
+            assert!(launcher.is_broken(), "{name}");
+        }
+        assert!(
+            Path::new(&format!("/proc/{stranger}")).exists(),
+            "the stranger lives"
+        );
+        let _ = rustix::process::kill_process(
+            Pid::from_raw(stranger).unwrap(),
+            rustix::process::Signal::KILL,
+        );
     }
 }

@@ -14,6 +14,8 @@
 use std::ffi::{CStr, CString};
 use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
 
+use rustix::process::Pid;
+
 /// The step at which a child failed before it ran its program (sent to the server, so that
 /// the error says what failed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,8 +56,8 @@ pub(super) struct ChildSetup<'a> {
     /// The child's stdin, stdout and stderr, in that order (close-on-exec descriptors of the
     /// launcher, numbered 3 or above).
     pub(super) stdio: [BorrowedFd<'a>; 3],
-    /// The server's socket, where the child first writes its own number (`i32`, little-endian),
-    /// so that the server knows it even if the launcher ends before it answers.
+    /// The server's socket, where the child first writes its own number (`P` and an `i32`,
+    /// little-endian), so that the server knows it even if the launcher ends before it answers.
     pub(super) announce: BorrowedFd<'a>,
     /// The Landlock ruleset the child restricts itself with; `None` for an unconfined child.
     pub(super) ruleset: Option<BorrowedFd<'a>>,
@@ -64,16 +66,17 @@ pub(super) struct ChildSetup<'a> {
 /// How much stack the child has until `execve`: it only makes system calls.
 const CHILD_STACK: usize = 64 * 1024;
 
-/// What the child of [`start_child`] needs, on the launcher's stack.
+/// What the child of [`start_child`] needs, on the launcher's stack, and where it leaves the
+/// step and `errno` it failed at (the memory is shared until `execve`).
 struct ChildArgs<'a, 'b> {
     setup: &'a ChildSetup<'b>,
-    report: RawFd,
+    failed: std::sync::atomic::AtomicU64,
 }
 
 /// Starts a child of the launcher's parent (Torii, which waits for it and reaps it) that sets
 /// itself up as `setup` says and runs the program (the child tells Torii its number itself).
-/// Returns the step and `errno` at which it failed if it ended before its program ran (Torii
-/// still reaps it).
+/// Returns its number and the step and `errno` at which it failed if it ended before its
+/// program ran (Torii still reaps it).
 ///
 /// The child shares the launcher's memory until its `execve`, as `posix_spawn`'s child does,
 /// so that starting it copies no page table (a `fork` of even the small launcher cost about
@@ -81,18 +84,17 @@ struct ChildArgs<'a, 'b> {
 /// meanwhile. Must be called in a single-threaded process (the launcher), which installs no
 /// signal handler of its own (the one Rust's runtime sets for a stack overflow only reads
 /// memory, then restores the default and lets the signal end the process).
-pub(super) fn start_child(setup: &ChildSetup<'_>) -> std::io::Result<Option<(Step, i32)>> {
+pub(super) fn start_child(setup: &ChildSetup<'_>) -> std::io::Result<(Pid, Option<(Step, i32)>)> {
     if setup.argv.last() != Some(&std::ptr::null()) || setup.envp.last() != Some(&std::ptr::null())
     {
         return Err(std::io::Error::other(
             "argv and envp must end with a null pointer",
         ));
     }
-    let (report_read, report_write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
     let mut stack = vec![0u8; CHILD_STACK];
     let args = ChildArgs {
         setup,
-        report: report_write.as_raw_fd(),
+        failed: std::sync::atomic::AtomicU64::new(0),
     };
     // SAFETY: the child runs `child_main` on `stack` (its top, 16-byte aligned as every ABI
     // wants) with a pointer to `args`; both live on until `clone` returns, which with
@@ -111,28 +113,15 @@ pub(super) fn start_child(setup: &ChildSetup<'_>) -> std::io::Result<Option<(Ste
         )
     };
     drop(stack);
-    if pid < 0 {
-        return Err(std::io::Error::last_os_error());
+    let pid = Pid::from_raw(pid).ok_or_else(std::io::Error::last_os_error)?;
+    // `clone` returned after the child's `execve` or `_exit` (`CLONE_VFORK`): what it left is
+    // all it will ever write.
+    let failed = args.failed.load(std::sync::atomic::Ordering::Acquire);
+    if failed == 0 {
+        return Ok((pid, None));
     }
-    drop(report_write);
-    // The child's end closes at `execve` (close-on-exec): nothing to read means it ran.
-    let mut report = [0u8; 8];
-    let mut read = 0;
-    while read < report.len() {
-        match rustix::io::read(&report_read, &mut report[read..]) {
-            Ok(0) => break,
-            Ok(count) => read += count,
-            Err(rustix::io::Errno::INTR) => continue,
-            Err(error) => return Err(error.into()),
-        }
-    }
-    if read == 0 {
-        return Ok(None);
-    }
-    let step = u32::from_le_bytes([report[0], report[1], report[2], report[3]]);
-    let errno = i32::from_le_bytes([report[4], report[5], report[6], report[7]]);
-    let step = Step::from_raw(step).filter(|_| read == report.len());
-    Ok(Some((step.unwrap_or(Step::Exec), errno)))
+    let step = Step::from_raw((failed >> 32) as u32).unwrap_or(Step::Exec);
+    Ok((pid, Some((step, failed as u32 as i32))))
 }
 
 /// Where the child of [`start_child`] starts.
@@ -141,38 +130,39 @@ extern "C" fn child_main(args: *mut libc::c_void) -> libc::c_int {
     // called `execve` or `_exit` (see there); `run_child` never returns.
     unsafe {
         let args = &*args.cast::<ChildArgs<'_, '_>>();
-        run_child(args.setup, args.report)
+        run_child(args.setup, &args.failed)
     }
 }
 
 /// The child's side: its number to the server, its stdio, its own process group, the reaper
-/// of its orphans, its restriction, then the program. On any failure it writes the step and
-/// `errno` to `report` and exits with 127.
+/// of its orphans, its restriction, then the program. On any failure it leaves the step and
+/// `errno` in `failed` and exits with 127.
 ///
 /// # Safety
 /// Called only in the child of [`start_child`], which shares the suspended launcher's memory:
-/// it allocates nothing and writes only its own stack (and `errno`, which the launcher does
-/// not read before it resumes).
-unsafe fn run_child(setup: &ChildSetup<'_>, report: RawFd) -> ! {
+/// it allocates nothing and writes only its own stack, `failed`, and `errno` (which the
+/// launcher does not read before it resumes).
+unsafe fn run_child(setup: &ChildSetup<'_>, failed: &std::sync::atomic::AtomicU64) -> ! {
     // SAFETY: plain system calls with integer arguments, C strings and pointer arrays that
     // `setup` owns, and a buffer on this stack.
     unsafe {
         let fail = |step: Step| -> ! {
-            let errno = *libc::__errno_location();
-            let mut message = [0u8; 8];
-            message[..4].copy_from_slice(&(step as u32).to_le_bytes());
-            message[4..].copy_from_slice(&errno.to_le_bytes());
-            libc::write(report, message.as_ptr().cast(), message.len());
+            let errno = *libc::__errno_location() as u32;
+            failed.store(
+                (u64::from(step as u32) << 32) | u64::from(errno),
+                std::sync::atomic::Ordering::Release,
+            );
             libc::_exit(127)
         };
-        let pid = libc::getpid().to_le_bytes();
+        let mut announcement = [b'P', 0, 0, 0, 0];
+        announcement[1..].copy_from_slice(&libc::getpid().to_le_bytes());
         let announced = libc::send(
             setup.announce.as_raw_fd(),
-            pid.as_ptr().cast(),
-            pid.len(),
+            announcement.as_ptr().cast(),
+            announcement.len(),
             libc::MSG_NOSIGNAL,
         );
-        if announced != pid.len() as isize {
+        if announced != announcement.len() as isize {
             fail(Step::Announce);
         }
         for (target, fd) in setup.stdio.iter().enumerate() {

@@ -12,7 +12,6 @@ use crate::prompt::{Availability, NO_GUI_ENV, availability};
 use crate::release::Version;
 use crate::runner::{Excluded, resolve_executable};
 
-/// Which `torii` a shell finds first, and whether it is this one.
 /// Where this executable comes from, and whether it can upgrade itself to a signed release.
 pub fn provenance() -> Vec<Finding> {
     let built = match crate::release::release_tag() {
@@ -29,6 +28,7 @@ pub fn provenance() -> Vec<Finding> {
     findings
 }
 
+/// Which `torii` a shell finds first, and whether it is this one.
 pub fn torii_on_path(exe: &Path) -> Finding {
     let this = Version::current();
     let found = resolve_executable(

@@ -69,7 +69,15 @@ mod linux {
         };
         let (stdout, stdout_end) = pipe().map_err(spawn_error)?;
         let (stderr, stderr_end) = pipe().map_err(spawn_error)?;
-        let null = std::fs::File::open("/dev/null").map_err(spawn_error)?;
+        // Opened once: every child reads the same nothing.
+        static NULL: std::sync::OnceLock<std::fs::File> = std::sync::OnceLock::new();
+        let null = match NULL.get() {
+            Some(null) => null,
+            None => {
+                let opened = std::fs::File::open("/dev/null").map_err(spawn_error)?;
+                NULL.get_or_init(|| opened)
+            }
+        };
         let env: Vec<Vec<u8>> = super::environment(launch)
             .into_iter()
             .map(|(name, value)| [name.as_bytes(), b"=", value.as_bytes()].concat())

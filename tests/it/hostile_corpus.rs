@@ -1799,7 +1799,12 @@ const GH_HOSTILE: &[&[&str]] = &[
 
 const GH_READS: &[&[&str]] = &[
     &["repo", "view", "o/r"],
-    &["api", "-H", "Accept: application/vnd.github.raw", "repos/o/r/readme"],
+    &[
+        "api",
+        "-H",
+        "Accept: application/vnd.github.raw",
+        "repos/o/r/readme",
+    ],
     &["pr", "list", "--repo", "cli/cli", "--state", "open"],
     &[
         "pr",

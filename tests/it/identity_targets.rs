@@ -55,5 +55,10 @@ pub async fn assert_lab_admitted_other_stopped(
         log.contains(&format!("| kube/lab | preflight-ok | {provider}")),
         "{log}"
     );
+    // Stopped by the identity check itself, not by anything else that could fail the call.
+    assert!(
+        log.contains(&format!("| kube/other | preflight-failed | {provider}")),
+        "{log}"
+    );
     (admitted, stopped, log)
 }

@@ -658,6 +658,14 @@ fn install_sh_does_not_go_back_to_an_older_latest_release_unasked() {
         text(&output)
     );
     assert_eq!(std::fs::read_to_string(bin.join("torii")).unwrap(), newer);
+    // A tag with anything after X.Y.Z is no tag (it would have skipped the comparison).
+    let output = release.install(&home, PATH, &["--version", "v9.9.9-rc1"], false);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    assert!(
+        text(&output).contains("not a release tag"),
+        "{}",
+        text(&output)
+    );
     // Named, it is installed.
     let output = release.install(&home, PATH, &["--version", TAG], false);
     assert!(output.status.success(), "{}", text(&output));
