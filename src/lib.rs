@@ -37,6 +37,7 @@ pub mod rules;
 pub mod runner;
 pub mod secret;
 mod settings;
+pub mod signature;
 mod terminal;
 mod text;
 mod window_process;

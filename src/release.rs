@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 use crate::packages::PackageError;
 use crate::packages::fetch;
+use crate::signature::{self, PublicKey, Verdict};
 
 /// Replaces the release location (mirrors, tests).
 pub const RELEASE_BASE_ENV: &str = "TORII_RELEASE_BASE_URL";
@@ -45,7 +46,7 @@ pub fn trusts_a_release_key() -> bool {
     RELEASE_KEYS.iter().any(|key| !key.is_empty())
 }
 
-/// A build with the test hooks also trusts the key named here (the tests sign their releases).
+/// A build with the test hooks also trusts the key named here (see [`release_keys`]).
 #[cfg(feature = "test-hooks")]
 pub const TEST_KEY_ENV: &str = "TORII_TEST_RELEASE_KEY";
 
@@ -155,29 +156,31 @@ pub fn asset(version: Version) -> Result<(String, String), UpgradeError> {
     Ok((format!("{name}.{extension}"), format!("{name}/{exe}")))
 }
 
-/// Whether `signature` (a `.minisig` file) is a valid signature of `bytes` by one of the keys
-/// this executable trusts.
-pub fn signed_by_a_release_key(bytes: &[u8], signature: &[u8]) -> bool {
-    let by = |key: &str| !key.is_empty() && signed_by(key, bytes, signature);
+/// The release keys this executable trusts, parsed. A build with the test hooks also trusts
+/// the key in `TORII_TEST_RELEASE_KEY` (the tests sign their releases and packages).
+pub fn release_keys() -> Vec<PublicKey> {
+    #[allow(unused_mut)]
+    let mut keys: Vec<PublicKey> = RELEASE_KEYS
+        .iter()
+        .filter(|key| !key.is_empty())
+        .filter_map(|key| PublicKey::parse(key).ok())
+        .collect();
     #[cfg(feature = "test-hooks")]
-    if std::env::var(TEST_KEY_ENV).is_ok_and(|key| by(&key)) {
-        return true;
+    if let Some(key) = std::env::var(TEST_KEY_ENV)
+        .ok()
+        .and_then(|key| PublicKey::parse(&key).ok())
+    {
+        keys.push(key);
     }
-    RELEASE_KEYS.iter().any(|key| by(key))
+    keys
 }
 
-/// Whether `signature` (a `.minisig` file) is a valid signature of `bytes` by `public_key`
-/// (minisign's base64 line). Only prehashed signatures count: minisign's legacy form signs the
-/// file itself, which nothing of Torii's makes.
-pub fn signed_by(public_key: &str, bytes: &[u8], signature: &[u8]) -> bool {
-    let Some(signature) = std::str::from_utf8(signature)
-        .ok()
-        .and_then(|text| minisign_verify::Signature::decode(text).ok())
-    else {
-        return false;
-    };
-    minisign_verify::PublicKey::from_base64(public_key)
-        .is_ok_and(|key| key.verify(bytes, &signature, false).is_ok())
+/// Whether `signature` (a `.minisig` file) is a valid signature of `bytes` by a release key.
+pub fn signed_by_a_release_key(bytes: &[u8], signature: &[u8]) -> bool {
+    matches!(
+        signature::verify(&release_keys(), bytes, signature),
+        Verdict::Valid(_)
+    )
 }
 
 /// The hash a `sha256sum`-format file gives for `asset`.
@@ -428,6 +431,15 @@ pub fn replace_executable(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A key written wrongly into `RELEASE_KEYS` would be dropped by `release_keys`, and every
+    /// release refused: each non-empty slot must parse.
+    #[test]
+    fn every_release_key_slot_is_empty_or_a_public_key() {
+        for key in RELEASE_KEYS.iter().filter(|key| !key.is_empty()) {
+            PublicKey::parse(key).unwrap();
+        }
+    }
 
     #[test]
     fn versions_parse_and_order() {

@@ -37,6 +37,10 @@ pub struct Settings {
     pub language: Option<crate::language::Language>,
     /// Where a question no rule decides is asked: a window, `torii console`, or either.
     pub approval: crate::prompt::Approval,
+    /// Keys whose signatures on catalogs and packages are trusted, beside the release keys.
+    pub package_keys: Vec<crate::signature::PublicKey>,
+    /// Whether a catalog or package that carries no signature may be installed.
+    pub unsigned_packages: crate::packages::Unsigned,
 }
 
 impl Default for Settings {
@@ -50,6 +54,8 @@ impl Default for Settings {
             max_concurrent_calls: 16,
             language: None,
             approval: crate::prompt::Approval::Auto,
+            package_keys: Vec::new(),
+            unsigned_packages: crate::packages::Unsigned::Allow,
         }
     }
 }
@@ -74,7 +80,7 @@ pub enum SettingsError {
     Field {
         path: PathBuf,
         position: Option<Position>,
-        field: &'static str,
+        field: String,
         message: String,
     },
 }
@@ -99,6 +105,10 @@ struct RawSettings {
     language: Option<Value>,
     #[serde(default, deserialize_with = "written")]
     approval: Option<Value>,
+    #[serde(default)]
+    package_keys: Vec<Value>,
+    #[serde(default, deserialize_with = "written")]
+    unsigned_packages: Option<Value>,
 }
 
 /// A present key keeps its value, even `null` (which is then refused as not a number).
@@ -135,24 +145,29 @@ impl Settings {
             })?
         };
         let defaults = Self::default();
-        let field = |field, message: String| SettingsError::Field {
+        let field = |field: &str, message: String| SettingsError::Field {
             path: path.to_path_buf(),
             position: None,
-            field,
+            field: field.to_string(),
+            message,
+        };
+        // A value of the wrong kind, named by its field, at its own position.
+        let wrong = |field: &str, value: &Value, message: String| SettingsError::Field {
+            path: path.to_path_buf(),
+            position: value.position,
+            field: field.to_string(),
             message,
         };
         // A value of the wrong type: named by its field, at its own position.
-        let number = |name, value: Option<Value>| match value {
+        let number = |name: &str, value: Option<Value>| match value {
             None => Ok(None),
-            Some(value) => value
-                .whole_number()
-                .map(Some)
-                .ok_or_else(|| SettingsError::Field {
-                    path: path.to_path_buf(),
-                    position: value.position,
-                    field: name,
-                    message: format!("expected a whole number written without quotes, got {value}"),
-                }),
+            Some(value) => value.whole_number().map(Some).ok_or_else(|| {
+                wrong(
+                    name,
+                    &value,
+                    format!("expected a whole number written without quotes, got {value}"),
+                )
+            }),
         };
         let max_output_bytes = number("max_output_bytes", raw.max_output_bytes)?
             .unwrap_or(defaults.max_output_bytes as u64);
@@ -162,7 +177,7 @@ impl Settings {
                 format!("must be between 1 and {MAX_OUTPUT_BYTES_LIMIT}, got {max_output_bytes}"),
             ));
         }
-        let minutes = |name, value: Option<Value>, default| {
+        let minutes = |name: &str, value: Option<Value>, default| {
             let value = number(name, value)?.unwrap_or(default);
             if MINUTES_RANGE.contains(&value) {
                 Ok(value)
@@ -214,11 +229,12 @@ impl Settings {
             )?,
             child_confinement: match raw.child_confinement {
                 None => defaults.child_confinement,
-                Some(value) => confinement(&value).ok_or_else(|| SettingsError::Field {
-                    path: path.to_path_buf(),
-                    position: value.position,
-                    field: "child_confinement",
-                    message: format!("expected `best-effort` or `required`, got {value}"),
+                Some(value) => confinement(&value).ok_or_else(|| {
+                    wrong(
+                        "child_confinement",
+                        &value,
+                        format!("expected `best-effort` or `required`, got {value}"),
+                    )
                 })?,
             },
             language: match raw.language {
@@ -227,11 +243,12 @@ impl Settings {
                     value
                         .text()
                         .and_then(crate::language::Language::from_tag)
-                        .ok_or_else(|| SettingsError::Field {
-                            path: path.to_path_buf(),
-                            position: value.position,
-                            field: "language",
-                            message: format!("expected `en` or `pt-BR`, got {value}"),
+                        .ok_or_else(|| {
+                            wrong(
+                                "language",
+                                &value,
+                                format!("expected `en` or `pt-BR`, got {value}"),
+                            )
                         })?,
                 ),
             },
@@ -240,11 +257,38 @@ impl Settings {
                 Some(value) => crate::prompt::Approval::ALL
                     .into_iter()
                     .find(|approval| value.text() == Some(approval.as_str()))
-                    .ok_or_else(|| SettingsError::Field {
-                        path: path.to_path_buf(),
-                        position: value.position,
-                        field: "approval",
-                        message: format!("expected `auto`, `window` or `console`, got {value}"),
+                    .ok_or_else(|| {
+                        wrong(
+                            "approval",
+                            &value,
+                            format!("expected `auto`, `window` or `console`, got {value}"),
+                        )
+                    })?,
+            },
+            package_keys: raw
+                .package_keys
+                .iter()
+                .enumerate()
+                .map(|(index, value)| {
+                    let name = format!("package_keys[{index}]");
+                    let text = value.text().ok_or_else(|| {
+                        wrong(&name, value, format!("expected a public key, got {value}"))
+                    })?;
+                    crate::signature::PublicKey::parse(text)
+                        .map_err(|message| wrong(&name, value, message))
+                })
+                .collect::<Result<_, _>>()?,
+            unsigned_packages: match raw.unsigned_packages {
+                None => defaults.unsigned_packages,
+                Some(value) => crate::packages::Unsigned::ALL
+                    .into_iter()
+                    .find(|choice| value.text() == Some(choice.as_str()))
+                    .ok_or_else(|| {
+                        wrong(
+                            "unsigned_packages",
+                            &value,
+                            format!("expected `allow` or `refuse`, got {value}"),
+                        )
                     })?,
             },
         })
@@ -274,7 +318,14 @@ impl Settings {
              # language: pt-BR\n\
              # Where a question no rule decides is asked: auto (a window where one can open,\n\
              # else an attached `torii console`), window, or console.\n\
-             # approval: auto\n",
+             # approval: auto\n\
+             # Public keys (the base64 line of a minisign .pub file) whose signatures on\n\
+             # provider catalogs and packages are trusted, beside Torii's release keys.\n\
+             # package_keys:\n\
+             #   - RWQ...\n\
+             # Whether a catalog or package that carries no signature may be installed:\n\
+             # allow (shown as unsigned by provider list and doctor) or refuse.\n\
+             # unsigned_packages: allow\n",
             defaults.max_output_bytes,
             defaults.default_grant_minutes,
             defaults.default_target_minutes,
@@ -331,12 +382,40 @@ mod tests {
             ("language: fr\n", "language"),
             ("language: 1\n", "language"),
             ("approval: terminal\n", "approval"),
+            ("unsigned_packages: no\n", "unsigned_packages"),
+            ("package_keys: [RWQxyz]\n", "package_keys[0]"),
+            ("package_keys: [1]\n", "package_keys[0]"),
         ];
         for (text, field) in cases {
             let message = parse(text).unwrap_err().to_string();
             assert!(message.contains("/r/settings.yaml"), "{message}");
             assert!(message.contains(field), "{message}");
         }
+    }
+
+    #[test]
+    fn package_keys_are_minisign_keys_and_unsigned_packages_allow_by_default() {
+        use crate::packages::Unsigned;
+        let defaults = Settings::default();
+        assert!(defaults.package_keys.is_empty());
+        assert_eq!(defaults.unsigned_packages, Unsigned::Allow);
+        let key = "RWRk6hcJqPxg9Q2aAwljy7deqrzWTZ8dj2rogAXQrn9kMzq4od29YkrS";
+        let settings = parse(&format!(
+            "package_keys:\n  - {key}\nunsigned_packages: refuse\n"
+        ))
+        .unwrap();
+        assert_eq!(
+            settings.package_keys[0].id().to_string(),
+            "F560FCA80917EA64"
+        );
+        assert_eq!(settings.unsigned_packages, Unsigned::Refuse);
+        let error = parse(&format!("package_keys:\n  - {key}\n  - RWQ{key}\n")).unwrap_err();
+        let message = crate::errors::chain(&error);
+        assert!(
+            message.starts_with("/r/settings.yaml:3:5: field `package_keys[1]`: "),
+            "{message}"
+        );
+        assert!(message.contains("not a minisign public key"), "{message}");
     }
 
     #[test]
@@ -437,6 +516,7 @@ mod tests {
             "default_grant_minutes: 2\nmax_output_bytes: [\n",
             "default_grant_minutes: 2\nunknown_knob: 1\n",
             "default_grant_minutes: -3\n",
+            "package_keys: RWQxyz\n",
         ] {
             let message = parse(text).unwrap_err().to_string();
             assert!(message.starts_with("/r/settings.yaml:"), "{message}");

@@ -13,7 +13,7 @@ pub const UPDATE_CORRECTION: &str = "there is no `torii provider update`; changi
 pub fn run(command: ProviderCommand, root: &ConfigRoot) -> Result<(), CliError> {
     match command {
         ProviderCommand::List => list(root),
-        ProviderCommand::Search { query } => search(query.as_deref()),
+        ProviderCommand::Search { query } => search(root, query.as_deref()),
         ProviderCommand::Install { source } => install(root, &source),
         ProviderCommand::Setup { provider, setup } => apply_setup(root, &provider, &setup),
         ProviderCommand::Upgrade { provider } => upgrade(root, &provider),
@@ -30,15 +30,29 @@ fn list(root: &ConfigRoot) -> Result<(), CliError> {
         ));
         return Ok(());
     }
-    let mut rows = vec![["TOOL", "NAME", "EXECUTABLE", "VERSION", "ORIGIN"].map(String::from)];
+    let mut rows = vec![
+        [
+            "TOOL",
+            "NAME",
+            "EXECUTABLE",
+            "VERSION",
+            "ORIGIN",
+            "SIGNATURE",
+        ]
+        .map(String::from),
+    ];
     for provider in registry.providers() {
         let config = &provider.config;
-        let (version, origin) = match packages::read_lock(provider.dir()) {
-            None => ("local".to_string(), "local".to_string()),
-            Some(Ok(lock)) => (lock.package_version, lock.origin.describe()),
+        let (version, origin, signature) = match packages::read_lock(provider.dir()) {
+            None => ("local".to_string(), "local".to_string(), "-".to_string()),
+            Some(Ok(lock)) => (
+                lock.package_version.clone(),
+                lock.origin.describe(),
+                lock.signature(),
+            ),
             Some(Err(error)) => {
                 crate::console::progress(&format!("warning: {}", crate::errors::chain(&error)));
-                ("?".to_string(), "invalid lock".to_string())
+                ("?".to_string(), "invalid lock".to_string(), "?".to_string())
             }
         };
         rows.push([
@@ -47,6 +61,7 @@ fn list(root: &ConfigRoot) -> Result<(), CliError> {
             config.command.clone(),
             version,
             origin,
+            signature,
         ]);
     }
     for line in crate::console::table(&rows) {
@@ -55,9 +70,15 @@ fn list(root: &ConfigRoot) -> Result<(), CliError> {
     Ok(())
 }
 
-fn search(query: Option<&str>) -> Result<(), CliError> {
+fn search(root: &ConfigRoot, query: Option<&str>) -> Result<(), CliError> {
     let location = catalog::configured()?;
-    let catalog = catalog::Catalog::load(location)?;
+    let catalog = catalog::Catalog::load(location, &packages::Trust::load(root)?)?;
+    if catalog.signed_by.is_none() {
+        crate::console::progress(&crate::tr!(
+            "cli-search-unsigned",
+            location = catalog.location.describe()
+        ));
+    }
     let found = catalog.search(query);
     if found.is_empty() {
         let location = catalog.location.describe();
@@ -99,6 +120,9 @@ fn install(root: &ConfigRoot, source: &str) -> Result<(), CliError> {
         origin = installed.label.to_string(),
         dir = installed.dir.display().to_string()
     ));
+    if !installed.built_in {
+        signature(installed.signed_by);
+    }
     crate::console::progress(&crate::tr!("cli-provider-empty-policy"));
     for setup in &installed.setups {
         crate::console::progress(&format!(
@@ -113,6 +137,14 @@ fn install(root: &ConfigRoot, source: &str) -> Result<(), CliError> {
     crate::console::progress(&crate::tr!("cli-provider-restart"));
     crate::console::data(&installed.dir.display().to_string());
     Ok(())
+}
+
+/// Who vouched for an installed or upgraded package.
+fn signature(signed_by: Option<crate::signature::KeyId>) {
+    crate::console::progress(&match signed_by {
+        Some(key) => crate::tr!("cli-provider-signed", key = key.to_string()),
+        None => crate::tr!("cli-provider-unsigned"),
+    });
 }
 
 fn apply_setup(root: &ConfigRoot, key: &str, setup: &str) -> Result<(), CliError> {
@@ -148,6 +180,9 @@ fn upgrade(root: &ConfigRoot, key: &str) -> Result<(), CliError> {
         to = upgraded.to_version.to_string(),
         origin = upgraded.label.to_string()
     ));
+    if !upgraded.built_in {
+        signature(upgraded.signed_by);
+    }
     if upgraded.environment_changed {
         let content = provider
             .dir()

@@ -27,9 +27,56 @@ pub fn check(root: &Path) -> Vec<Finding> {
     let mut findings = Vec::new();
     for provider in registry.iter() {
         findings.push(command(provider));
+        findings.extend(package(provider));
         findings.extend(policies(provider));
     }
     findings
+}
+
+/// Who vouches for the provider's package: a trusted key, or nobody (an unsigned source). A
+/// provider written by hand or built into torii has nothing to report.
+fn package(provider: &Provider) -> Option<Finding> {
+    let lock = match crate::packages::read_lock(provider.dir())? {
+        Ok(lock) => lock,
+        Err(error) => {
+            return Some(Finding::problem(
+                crate::tr!(
+                    "doctor-package-lock",
+                    tool = provider.tool(),
+                    error = crate::errors::chain(&error)
+                ),
+                crate::tr!("doctor-package-lock-fix"),
+            ));
+        }
+    };
+    if lock.origin.kind == crate::packages::lock::OriginKind::BuiltIn {
+        return None;
+    }
+    Some(match lock.signed_by {
+        Some(key) => Finding::ok(crate::tr!(
+            "doctor-package-signed",
+            tool = provider.tool(),
+            version = lock.package_version.as_str(),
+            key = key.to_string()
+        )),
+        None => Finding::warning(
+            crate::tr!(
+                "doctor-package-unsigned",
+                tool = provider.tool(),
+                version = lock.package_version.as_str(),
+                origin = lock.origin.describe()
+            ),
+            crate::tr!(
+                "doctor-package-unsigned-fix",
+                content = provider
+                    .dir()
+                    .join(crate::packages::PACKAGE_DIR)
+                    .join(crate::packages::CONTENT_DIR)
+                    .display()
+                    .to_string()
+            ),
+        ),
+    })
 }
 
 /// The provider's executable, resolved as the server resolves it (PATH only, without the

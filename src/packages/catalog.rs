@@ -4,7 +4,8 @@
 //!
 //! The catalog is the official index unless `TORII_PROVIDER_CATALOG` names another one, as a
 //! local path or an `https://` URL. A `source` is resolved relative to the index's location;
-//! remote artefacts must be `https://`.
+//! remote artefacts must be `https://`. A catalog may be signed (`index.yaml.minisig` beside
+//! it, see `trust.rs`): its entries' digests then vouch for every archive it lists.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -13,9 +14,11 @@ use reqwest::Url;
 use serde::Deserialize;
 
 use super::PackageError;
-use super::fetch::{check_https, download, https_url, read_local};
+use super::fetch::{check_https, download, download_optional, https_url, read_local};
 use super::limits::MAX_ARTEFACT_BYTES;
+use super::trust::Trust;
 use crate::registry::{self, Version};
+use crate::signature::KeyId;
 
 /// The official catalog.
 pub const DEFAULT_CATALOG: &str =
@@ -82,6 +85,33 @@ impl Location {
             Location::Remote(url) => download(url, limit),
         }
     }
+
+    /// The bytes at this location, or `None` when there is nothing there (no file, a 404).
+    /// A local file must be a regular file: a FIFO is refused, not waited on.
+    pub fn fetch_optional(&self, limit: u64) -> Result<Option<Vec<u8>>, PackageError> {
+        match self {
+            Location::Local(path) => crate::files::read_optional(path, limit)
+                .map_err(|error| PackageError::read(path, error)),
+            Location::Remote(url) => download_optional(url, limit),
+        }
+    }
+
+    /// Where the detached signature of the file at this location is: the same name with
+    /// `.minisig` added (for a URL, to its path, before any query).
+    pub fn signature(&self) -> Location {
+        match self {
+            Location::Local(path) => {
+                let mut name = path.as_os_str().to_os_string();
+                name.push(format!(".{}", crate::signature::EXTENSION));
+                Location::Local(PathBuf::from(name))
+            }
+            Location::Remote(url) => {
+                let mut url = url.clone();
+                url.set_path(&format!("{}.{}", url.path(), crate::signature::EXTENSION));
+                Location::Remote(url)
+            }
+        }
+    }
 }
 
 /// Whether the human named a catalog (`TORII_PROVIDER_CATALOG` set and not empty): then a name
@@ -125,14 +155,22 @@ struct Index {
 pub struct Catalog {
     pub location: Location,
     pub entries: Vec<Entry>,
+    /// The trusted key that signed `index.yaml`; `None` when it carries no signature.
+    pub signed_by: Option<KeyId>,
 }
 
 impl Catalog {
-    /// Reads and checks the index at `location`.
-    pub fn load(location: Location) -> Result<Catalog, PackageError> {
+    /// Reads the index at `location` and its signature (`index.yaml.minisig`), which must be
+    /// valid and by a trusted key when there is one, then checks the entries.
+    pub fn load(location: Location, trust: &Trust) -> Result<Catalog, PackageError> {
         let bytes = location.fetch(MAX_INDEX_BYTES)?;
+        let signed_by = trust.check(&location, &bytes)?;
         let entries = parse_index(&location.describe(), &bytes)?;
-        Ok(Catalog { location, entries })
+        Ok(Catalog {
+            location,
+            entries,
+            signed_by,
+        })
     }
 
     /// Entries whose name or description contains `query`, ignoring case; all without one.
@@ -158,8 +196,14 @@ impl Catalog {
             })
     }
 
-    /// Fetches the archive of `entry` and checks its SHA-256 before anything reads it.
-    pub fn fetch_artefact(&self, entry: &Entry) -> Result<(Location, Vec<u8>), PackageError> {
+    /// Fetches the archive of `entry` and checks its SHA-256 before anything reads it. The
+    /// archive is signed by the index's key when the index is signed (its digest is in the
+    /// signed bytes), else by its own `.minisig` if it has one.
+    pub fn fetch_artefact(
+        &self,
+        entry: &Entry,
+        trust: &Trust,
+    ) -> Result<(Location, Vec<u8>, Option<KeyId>), PackageError> {
         let location = self.location.resolve(&entry.source)?;
         let bytes = location.fetch(MAX_ARTEFACT_BYTES)?;
         let actual = crate::digest::sha256_hex(&bytes);
@@ -170,7 +214,11 @@ impl Catalog {
                 actual,
             });
         }
-        Ok((location, bytes))
+        let signed_by = match self.signed_by {
+            Some(key) => Some(key),
+            None => trust.check(&location, &bytes)?,
+        };
+        Ok((location, bytes, signed_by))
     }
 }
 
@@ -232,7 +280,11 @@ providers:
     fn catalog(location: &str) -> Catalog {
         let location = Location::parse(location).unwrap();
         let entries = parse_index("index.yaml", INDEX.as_bytes()).unwrap();
-        Catalog { location, entries }
+        Catalog {
+            location,
+            entries,
+            signed_by: None,
+        }
     }
 
     #[test]
@@ -276,6 +328,20 @@ providers:
             Location::parse("http://example.org/index.yaml"),
             Err(PackageError::NotHttps { .. })
         ));
+    }
+
+    #[test]
+    fn a_signature_is_beside_what_it_signs() {
+        let remote = Location::parse("https://example.org/c/index.yaml?token=x").unwrap();
+        assert_eq!(
+            remote.signature().describe(),
+            "https://example.org/c/index.yaml.minisig?token=x"
+        );
+        let local = Location::parse("/srv/catalog/aws-0.1.0.zip").unwrap();
+        assert_eq!(
+            local.signature(),
+            Location::Local(PathBuf::from("/srv/catalog/aws-0.1.0.zip.minisig"))
+        );
     }
 
     #[test]

@@ -9,6 +9,8 @@ use strict_yaml::{Position, located};
 use crate::atomic::WriteError;
 use crate::registry::RegistryError;
 use crate::rules::PolicyFileError;
+use crate::settings::SettingsError;
+use crate::signature::KeyId;
 
 /// Why a package command failed. Nothing is left half-done when one of these is returned.
 #[derive(Debug, thiserror::Error)]
@@ -83,6 +85,36 @@ pub enum PackageError {
         expected: String,
         actual: String,
     },
+
+    #[error("{}", crate::tr!("package-unknown-key", location = .location.as_str(), key = .key.to_string(), settings = .settings.display().to_string()))]
+    UnknownKey {
+        location: String,
+        key: KeyId,
+        settings: PathBuf,
+    },
+
+    #[error("{}", crate::tr!("package-bad-signature", signature = .signature.as_str(), location = .location.as_str(), key = .key.to_string()))]
+    BadSignature {
+        location: String,
+        signature: String,
+        key: KeyId,
+    },
+
+    #[error("{}", crate::tr!("package-malformed-signature", signature = .signature.as_str()))]
+    MalformedSignature { signature: String },
+
+    #[error("{}", crate::tr!("package-unsigned-refused", location = .location.as_str(), settings = .settings.display().to_string()))]
+    UnsignedRefused { location: String, settings: PathBuf },
+
+    #[error("{}", crate::tr!("package-upgrade-unsigned", name = .name.as_str(), key = .key.to_string(), location = .location.as_str()))]
+    UpgradeUnsigned {
+        name: String,
+        key: KeyId,
+        location: String,
+    },
+
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
 
     #[error("{}", crate::tr!("package-not-in-catalog", name = format!("{:?}", .name), catalog = .catalog.as_str()))]
     NotInCatalog { name: String, catalog: String },

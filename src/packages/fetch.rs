@@ -48,6 +48,16 @@ pub fn check_https(url: &Url) -> Result<(), PackageError> {
 
 /// The body of `url`, at most `limit` bytes.
 pub fn download(url: &Url, limit: u64) -> Result<Vec<u8>, PackageError> {
+    get(url, limit, false).map(Option::unwrap_or_default)
+}
+
+/// The body of `url`, or `None` when the server answers 404 (a detached signature that was
+/// never published).
+pub fn download_optional(url: &Url, limit: u64) -> Result<Option<Vec<u8>>, PackageError> {
+    get(url, limit, true)
+}
+
+fn get(url: &Url, limit: u64, optional: bool) -> Result<Option<Vec<u8>>, PackageError> {
     check_https(url)?;
     let fail = |reason: String| PackageError::Download {
         url: url.to_string(),
@@ -59,6 +69,9 @@ pub fn download(url: &Url, limit: u64) -> Result<Vec<u8>, PackageError> {
         .send()
         .map_err(|error| fail(chain(&error)))?;
     let status = response.status();
+    if optional && status == reqwest::StatusCode::NOT_FOUND {
+        return Ok(None);
+    }
     if !status.is_success() {
         return Err(fail(format!("the server answered {status}")));
     }
@@ -71,13 +84,15 @@ pub fn download(url: &Url, limit: u64) -> Result<Vec<u8>, PackageError> {
             limit,
         });
     }
-    read_capped(response, limit).map_err(|error| match error {
-        CappedReadError::TooLarge => PackageError::TooLarge {
-            location: url.to_string(),
-            limit,
-        },
-        CappedReadError::Io(error) => fail(chain(&error)),
-    })
+    read_capped(response, limit)
+        .map(Some)
+        .map_err(|error| match error {
+            CappedReadError::TooLarge => PackageError::TooLarge {
+                location: url.to_string(),
+                limit,
+            },
+            CappedReadError::Io(error) => fail(chain(&error)),
+        })
 }
 
 /// Where `url` ends up after its redirects (a GitHub `releases/latest` answers with the tag's

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use super::source::{Source, Staged, stage};
+use super::trust::Trust;
 use super::{PACKAGE_DIR, PackageError, fs, staging_dir, write_package_dir};
 use crate::paths::ConfigRoot;
 use crate::registry::Registry;
@@ -21,14 +22,19 @@ pub struct Installed {
     pub setups: Vec<String>,
     /// The package's origin as shown to the human.
     pub label: String,
+    /// The trusted key that vouched for it, if it was signed.
+    pub signed_by: Option<crate::signature::KeyId>,
+    /// A package built into torii: part of this executable, with nothing to sign.
+    pub built_in: bool,
 }
 
 /// Installs the package named by `arg` (path, `https://` URL or catalog name).
 pub fn install(root: &ConfigRoot, arg: &str) -> Result<Installed, PackageError> {
     let source = Source::resolve(arg)?;
+    let trust = Trust::load(root)?;
     let providers = root.providers_dir();
     let staging = staging_dir(&providers)?;
-    let staged = stage(&source, staging.path())?;
+    let staged = stage(&source, staging.path(), &trust)?;
     let name = staged.package.manifest.name.clone();
     let dest = providers.join(&name);
     refuse_existing(&dest, &name)?;
@@ -49,6 +55,8 @@ pub fn install(root: &ConfigRoot, arg: &str) -> Result<Installed, PackageError> 
             .map(|setup| setup.name.clone())
             .collect(),
         label: staged.label,
+        signed_by: staged.signed_by,
+        built_in: matches!(source, Source::BuiltIn(_)),
         dir: dest,
         name,
     })

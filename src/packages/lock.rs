@@ -8,6 +8,7 @@ use serde::Deserialize;
 
 use super::PackageError;
 use crate::registry::{self, Version};
+use crate::signature::KeyId;
 
 /// Where a package was installed from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -67,6 +68,10 @@ pub struct Lock {
     pub origin: Origin,
     /// Lowercase hex SHA-256 of the archive, or of the directory tree (see `tree_digest`).
     pub sha256: String,
+    /// The trusted key whose signature vouched for the package (on its archive or on the
+    /// catalog that pins its digest); `None` for an unsigned one. An upgrade of a signed
+    /// package must be signed too.
+    pub signed_by: Option<KeyId>,
     /// Epoch seconds of the install or the last upgrade.
     pub installed_at: u64,
 }
@@ -80,6 +85,8 @@ struct RawLock {
     package_version: String,
     origin: Origin,
     sha256: String,
+    #[serde(default)]
+    signed_by: Option<String>,
     installed_at: u64,
 }
 
@@ -103,6 +110,9 @@ impl Lock {
             text.push_str(&format!("  catalog: {}\n", quote(catalog)));
         }
         text.push_str(&format!("sha256: {}\n", quote(&self.sha256)));
+        if let Some(key) = self.signed_by {
+            text.push_str(&format!("signed_by: \"{key}\"\n"));
+        }
         text.push_str(&format!("installed_at: {}\n", self.installed_at));
         text
     }
@@ -141,13 +151,33 @@ impl Lock {
         if raw.origin.location.is_empty() {
             return Err(field("origin.location", "must not be empty".into()));
         }
+        let signed_by = match &raw.signed_by {
+            None => None,
+            Some(text) => Some(KeyId::parse(text).ok_or_else(|| {
+                field(
+                    "signed_by",
+                    format!("{text:?} is not a key id (16 hexadecimal digits)"),
+                )
+            })?),
+        };
         Ok(Lock {
             name: raw.name,
             package_version: raw.package_version,
             origin: raw.origin,
             sha256: raw.sha256.to_ascii_lowercase(),
+            signed_by,
             installed_at: raw.installed_at,
         })
+    }
+
+    /// Who vouched for the package, as `provider list` shows it: `key <id>`, `unsigned`, or
+    /// `built in` for a package that is part of the torii executable.
+    pub fn signature(&self) -> String {
+        match (self.origin.kind, self.signed_by) {
+            (OriginKind::BuiltIn, _) => "built in".to_string(),
+            (_, Some(key)) => format!("key {key}"),
+            (_, None) => "unsigned".to_string(),
+        }
     }
 
     /// Reads the lock at `path`.
@@ -172,6 +202,7 @@ mod tests {
                 catalog: catalog.map(str::to_string),
             },
             sha256: "ab".repeat(32),
+            signed_by: None,
             installed_at: 1_784_000_000,
         }
     }
@@ -182,6 +213,10 @@ mod tests {
             lock(OriginKind::Path, None),
             lock(OriginKind::Url, None),
             lock(OriginKind::Catalog, Some("https://example.org/index.yaml")),
+            Lock {
+                signed_by: KeyId::parse("F560FCA80917EA64"),
+                ..lock(OriginKind::Url, None)
+            },
         ] {
             let parsed = Lock::parse("lock.yaml", &original.to_yaml()).unwrap();
             assert_eq!(parsed, original);
@@ -200,6 +235,10 @@ mod tests {
             (good.replace("name: \"aws\"", "name: \"../x\""), "name"),
             (good.replace("version: \"1\"", "version: \"9\""), ""),
             (good.replace("installed_at", "installed"), ""),
+            (
+                good.replace("installed_at", "signed_by: \"F560\"\ninstalled_at"),
+                "signed_by",
+            ),
             ("".to_string(), ""),
         ];
         for (text, field) in cases {

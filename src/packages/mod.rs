@@ -8,7 +8,8 @@
 //! identities, caches or credentials for writing.
 //!
 //! Files: `source.rs` (resolution and staging), `fetch.rs` (HTTPS and local reads),
-//! `catalog.rs` (`index.yaml`), `archive.rs` + `tree.rs` + `limits.rs` (unpacking safely),
+//! `catalog.rs` (`index.yaml`), `trust.rs` (signatures and the keys trusted), `archive.rs` +
+//! `tree.rs` + `limits.rs` (unpacking safely),
 //! `manifest.rs` (validating a package), `lock.rs` (`.torii-package/lock.yaml`),
 //! `install.rs`, `setup.rs`, `upgrade.rs`, `error.rs`.
 
@@ -25,6 +26,7 @@ pub mod manifest;
 mod setup;
 pub mod source;
 mod tree;
+pub mod trust;
 mod upgrade;
 
 use std::path::{Path, PathBuf};
@@ -32,6 +34,7 @@ use std::path::{Path, PathBuf};
 pub use error::PackageError;
 pub use install::install;
 pub use setup::setup;
+pub use trust::{Trust, Unsigned};
 pub use upgrade::upgrade;
 
 /// Package metadata inside an installed provider: manifest, lock and the package's files.
@@ -134,6 +137,7 @@ fn write_package_dir(dir: &Path, staged: &source::Staged) -> Result<(), PackageE
         package_version: staged.package.manifest.package_version.clone(),
         origin: staged.origin.clone(),
         sha256: staged.sha256.clone(),
+        signed_by: staged.signed_by,
         installed_at: now(),
     };
     write(&dir.join(LOCK_FILE), lock.to_yaml().as_bytes())?;

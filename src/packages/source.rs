@@ -16,9 +16,11 @@ use super::fetch::{download, https_url, read_local};
 use super::limits::MAX_ARTEFACT_BYTES;
 use super::lock::{Origin, OriginKind};
 use super::manifest::{MANIFEST_FILE, Package, read_package};
+use super::trust::Trust;
 use super::{archive, builtin, tree};
 use crate::digest::sha256_hex;
 use crate::registry;
+use crate::signature::KeyId;
 
 /// A resolved package source.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,49 +104,68 @@ pub struct Staged {
     pub sha256: String,
     /// What the package is called in messages (path or URL).
     pub label: String,
+    /// The trusted key that vouched for it; `None` when unsigned (always for a directory,
+    /// which has nowhere to carry a signature, and for a built-in package, which is part of
+    /// this executable).
+    pub signed_by: Option<KeyId>,
 }
 
-/// Brings `source` into the empty directory `staging` and validates the package.
-pub fn stage(source: &Source, staging: &Path) -> Result<Staged, PackageError> {
+/// Brings `source` into the empty directory `staging` and validates the package. Signatures
+/// are checked, and an unsigned source admitted or refused by `trust`, before anything is
+/// extracted.
+pub fn stage(source: &Source, staging: &Path, trust: &Trust) -> Result<Staged, PackageError> {
     let unpacked = staging.join("unpacked");
     crate::files::create_private_dir_all(&unpacked)
         .map_err(|error| PackageError::write(&unpacked, error))?;
-    let (origin, sha256, label, expected) = match source {
+    let (origin, sha256, label, expected, signed_by) = match source {
         Source::Directory(dir) => {
+            let label = dir.display().to_string();
+            trust.admit(&label, None)?;
             tree::copy_tree(dir, &unpacked)?;
             let digest = tree::tree_digest(&unpacked)?;
-            (path_origin(dir)?, digest, dir.display().to_string(), None)
+            (path_origin(dir)?, digest, label, None, None)
         }
         Source::Archive(path) => {
             let bytes = read_local(path, MAX_ARTEFACT_BYTES)?;
             let label = path.display().to_string();
+            let signed_by = trust.check(&Location::Local(path.clone()), &bytes)?;
+            trust.admit(&label, signed_by)?;
             archive::extract(&bytes, &unpacked, &label)?;
-            (path_origin(path)?, sha256_hex(&bytes), label, None)
+            (
+                path_origin(path)?,
+                sha256_hex(&bytes),
+                label,
+                None,
+                signed_by,
+            )
         }
         Source::Url(url) => {
             let bytes = download(url, MAX_ARTEFACT_BYTES)?;
             let label = url.to_string();
+            let signed_by = trust.check(&Location::Remote(url.clone()), &bytes)?;
+            trust.admit(&label, signed_by)?;
             archive::extract(&bytes, &unpacked, &label)?;
             let origin = Origin {
                 kind: OriginKind::Url,
                 location: label.clone(),
                 catalog: None,
             };
-            (origin, sha256_hex(&bytes), label, None)
+            (origin, sha256_hex(&bytes), label, None, signed_by)
         }
         Source::Catalog { name, catalog } => {
-            let catalog = Catalog::load(catalog.clone())?;
+            let catalog = Catalog::load(catalog.clone(), trust)?;
             let entry = catalog.find(name)?.clone();
-            // The digest is checked here, before extraction.
-            let (artefact, bytes) = catalog.fetch_artefact(&entry)?;
+            // The digest and the signature are checked here, before extraction.
+            let (artefact, bytes, signed_by) = catalog.fetch_artefact(&entry, trust)?;
             let label = artefact.describe();
+            trust.admit(&label, signed_by)?;
             archive::extract(&bytes, &unpacked, &label)?;
             let origin = Origin {
                 kind: OriginKind::Catalog,
                 location: name.clone(),
                 catalog: Some(catalog.location.describe()),
             };
-            (origin, entry.sha256.clone(), label, Some(entry))
+            (origin, entry.sha256.clone(), label, Some(entry), signed_by)
         }
         Source::BuiltIn(name) => {
             builtin::unpack(name, &unpacked)?;
@@ -157,7 +178,7 @@ pub fn stage(source: &Source, staging: &Path) -> Result<Staged, PackageError> {
                 "the {name} package built into torii {}",
                 env!("CARGO_PKG_VERSION")
             );
-            (origin, tree::tree_digest(&unpacked)?, label, None)
+            (origin, tree::tree_digest(&unpacked)?, label, None, None)
         }
     };
     let root = package_root(&unpacked, &label)?;
@@ -179,6 +200,7 @@ pub fn stage(source: &Source, staging: &Path) -> Result<Staged, PackageError> {
         origin,
         sha256,
         label,
+        signed_by,
     })
 }
 

@@ -8,6 +8,7 @@
 
 use super::lock::Lock;
 use super::source::{Source, stage};
+use super::trust::Trust;
 use super::{PACKAGE_DIR, PackageError, lock_path, staging_dir, write_package_dir};
 use crate::atomic::{self, Access};
 use crate::paths::ConfigRoot;
@@ -20,6 +21,10 @@ pub struct Upgraded {
     pub from_version: String,
     pub to_version: String,
     pub label: String,
+    /// The trusted key that vouched for the new version, if it was signed.
+    pub signed_by: Option<crate::signature::KeyId>,
+    /// A package built into torii: part of this executable, with nothing to sign.
+    pub built_in: bool,
     /// Whether the package's environment example differs from the installed one (the
     /// operator's `.env` is not touched either way).
     pub environment_changed: bool,
@@ -38,8 +43,18 @@ pub fn upgrade(root: &ConfigRoot, provider: &Provider) -> Result<Upgraded, Packa
     }
     let lock = Lock::load(&lock_file)?;
     let source = Source::from_origin(&lock.origin, &lock_file.display().to_string())?;
+    let trust = Trust::load(root)?;
     let staging = staging_dir(&root.providers_dir())?;
-    let staged = stage(&source, staging.path())?;
+    let staged = stage(&source, staging.path(), &trust)?;
+    // Whoever can serve the origin must not be able to downgrade a signed package to an
+    // unsigned one, whatever `unsigned_packages` allows.
+    if let (Some(key), None) = (lock.signed_by, staged.signed_by) {
+        return Err(PackageError::UpgradeUnsigned {
+            name: lock.name.clone(),
+            key,
+            location: staged.label.clone(),
+        });
+    }
 
     let location = format!("{} in {}", staged.package.manifest.provider, staged.label);
     let new = &staged.package.provider;
@@ -93,6 +108,8 @@ pub fn upgrade(root: &ConfigRoot, provider: &Provider) -> Result<Upgraded, Packa
         from_version: lock.package_version,
         to_version: staged.package.manifest.package_version.clone(),
         label: staged.label.clone(),
+        signed_by: staged.signed_by,
+        built_in: matches!(source, Source::BuiltIn(_)),
         environment_changed,
     })
 }

@@ -13,6 +13,7 @@ use std::process::{Command, Output};
 
 use crate::install_sh::{TAG, package_as, stripped_binary, text};
 use crate::pack::serve_https;
+use torii::signature::{PublicKey, Verdict, verify};
 
 const MARK: &[u8] = b"\ntorii-release-v9.9.9-marker\n";
 
@@ -403,20 +404,29 @@ fn the_release_workflows_signing_step_signs_every_checksum_file() {
     for (name, content) in sums {
         let signature = std::fs::read(work.path().join("dist").join(format!("{name}.minisig")))
             .unwrap_or_else(|_| panic!("{name} was not signed"));
-        assert!(torii::release::signed_by(
-            &key.public,
-            content.as_bytes(),
-            &signature
+        assert!(matches!(
+            verify(
+                &[PublicKey::parse(&key.public).unwrap()],
+                content.as_bytes(),
+                &signature
+            ),
+            Verdict::Valid(_)
         ));
-        assert!(!torii::release::signed_by(
-            &other.public,
-            content.as_bytes(),
-            &signature
+        assert!(matches!(
+            verify(
+                &[PublicKey::parse(&other.public).unwrap()],
+                content.as_bytes(),
+                &signature
+            ),
+            Verdict::UnknownKey(_)
         ));
-        assert!(!torii::release::signed_by(
-            &key.public,
-            b"other bytes",
-            &signature
+        assert!(matches!(
+            verify(
+                &[PublicKey::parse(&key.public).unwrap()],
+                b"other bytes",
+                &signature
+            ),
+            Verdict::Invalid(_)
         ));
     }
 }

@@ -139,6 +139,9 @@ cli-provider-restart = restart the MCP server to publish the new tool
 cli-provider-applied = applied setup { $setup } to { $path }: { $deny } deny, { $accept } accept rules, { $examples } examples
 cli-provider-review = review it with `torii policy show`; no restart is needed
 cli-provider-upgraded = upgraded { $name } from { $from } to { $to } ({ $origin }); rules, .env, grants, targets and sessions were not touched
+cli-provider-signed = signed by key { $key }, which this torii trusts
+cli-provider-unsigned = not signed; settings.yaml allows unsigned packages (unsigned_packages: allow)
+cli-search-unsigned = { $location } is not signed
 cli-policy-ignored = warning: accept { $rule } has fewer than minimum_accept_tokens ({ $minimum }) tokens and is ignored
 cli-policy-written = { $created ->
         [yes] created
@@ -207,6 +210,11 @@ doctor-owner-only = config root is owner-only ({ $entries } entries)
 doctor-registry-fix = fix or remove the file named above; the server does not start until then
 doctor-no-providers-fix = torii provider install <package> (see the official providers page)
 doctor-runs = { $tool }: runs { $path }
+doctor-package-signed = { $tool }: package { $version } signed by key { $key }
+doctor-package-unsigned = { $tool }: package { $version } from { $origin } is not signed: nothing but your own review vouches for it
+doctor-package-unsigned-fix = review { $content }, or install it again from a signed archive or catalog; unsigned_packages: refuse in settings.yaml allows only signed ones
+doctor-package-lock = { $tool }: { $error }
+doctor-package-lock-fix = fix the file named above, or remove it to manage the provider by hand (only provider list, doctor and upgrade read it)
 doctor-command-missing-fix = install `{ $name }`, or put its directory on the PATH the MCP client starts torii with
 doctor-policy-missing = { $whose }: { $path } does not exist: every call is denied
 doctor-policy-invalid = { $whose }: { $error }: every call is denied
@@ -350,6 +358,11 @@ package-bad-url = { $location }: invalid URL: { $reason }
 package-download = cannot download { $url }: { $reason }
 package-too-large = { $location }: larger than { $limit } bytes
 package-digest-mismatch = sha256 mismatch for { $location }: the catalog lists { $expected }, the download is { $actual }; nothing was extracted
+package-unknown-key = { $location } is signed by key { $key }, which this torii does not trust; if you trust its publisher, add their public key to package_keys in { $settings }. Nothing was changed
+package-bad-signature = { $signature } does not match { $location } (key { $key }): the file or its signature was changed after signing. Nothing was changed
+package-malformed-signature = { $signature } is not a minisign signature (truncated or damaged). Nothing was changed
+package-unsigned-refused = { $location } carries no signature, and { $settings } refuses unsigned packages (unsigned_packages: refuse). Nothing was changed
+package-upgrade-unsigned = { $name } was installed signed by key { $key }, but { $location } carries no signature; the upgrade is refused. Nothing was changed
 package-not-packaged = provider { $name } was not installed from a package ({ $path } is missing), so it has no { $what ->
         [setups] setups
        *[origin] recorded origin to upgrade from

@@ -145,6 +145,9 @@ cli-provider-restart = reinicie o servidor MCP para publicar a nova tool
 cli-provider-applied = setup { $setup } aplicado em { $path }: { $deny } regras deny, { $accept } accept, { $examples } exemplos
 cli-provider-review = revise com `torii policy show`; não é preciso reiniciar
 cli-provider-upgraded = { $name } atualizado de { $from } para { $to } ({ $origin }); regras, .env, grants, targets e sessões não foram tocados
+cli-provider-signed = assinado pela chave { $key }, em que este torii confia
+cli-provider-unsigned = sem assinatura; settings.yaml permite pacotes sem assinatura (unsigned_packages: allow)
+cli-search-unsigned = { $location } não está assinado
 cli-policy-ignored = aviso: o accept { $rule } tem menos tokens que minimum_accept_tokens ({ $minimum }) e é ignorado
 cli-policy-written = { $path } { $created ->
         [yes] criado
@@ -213,6 +216,11 @@ doctor-owner-only = a raiz de configuração é acessível só ao dono ({ $entri
 doctor-registry-fix = corrija ou remova o arquivo indicado acima; o servidor não inicia até lá
 doctor-no-providers-fix = torii provider install <pacote> (veja a página dos providers oficiais)
 doctor-runs = { $tool }: executa { $path }
+doctor-package-signed = { $tool }: pacote { $version } assinado pela chave { $key }
+doctor-package-unsigned = { $tool }: o pacote { $version } de { $origin } não está assinado: só a sua própria revisão responde por ele
+doctor-package-unsigned-fix = revise { $content }, ou instale-o de novo de um arquivo ou catálogo assinado; unsigned_packages: refuse em settings.yaml aceita só os assinados
+doctor-package-lock = { $tool }: { $error }
+doctor-package-lock-fix = corrija o arquivo indicado acima, ou remova-o para manter o provider à mão (só provider list, doctor e upgrade o leem)
 doctor-command-missing-fix = instale `{ $name }`, ou coloque o diretório dele no PATH com que o cliente MCP inicia o torii
 doctor-policy-missing = { $whose }: { $path } não existe: toda chamada é negada
 doctor-policy-invalid = { $whose }: { $error }: toda chamada é negada
@@ -356,6 +364,11 @@ package-bad-url = { $location }: URL inválida: { $reason }
 package-download = não foi possível baixar { $url }: { $reason }
 package-too-large = { $location }: maior que { $limit } bytes
 package-digest-mismatch = sha256 não confere para { $location }: o catálogo indica { $expected }, o download tem { $actual }; nada foi extraído
+package-unknown-key = { $location } está assinado pela chave { $key }, em que este torii não confia; se você confia em quem o publica, acrescente a chave pública dele a package_keys em { $settings }. Nada foi alterado
+package-bad-signature = { $signature } não confere com { $location } (chave { $key }): o arquivo ou a assinatura foi alterado depois de assinado. Nada foi alterado
+package-malformed-signature = { $signature } não é uma assinatura minisign (truncada ou danificada). Nada foi alterado
+package-unsigned-refused = { $location } não traz assinatura, e { $settings } recusa pacotes sem assinatura (unsigned_packages: refuse). Nada foi alterado
+package-upgrade-unsigned = { $name } foi instalado assinado pela chave { $key }, mas { $location } não traz assinatura; a atualização foi recusada. Nada foi alterado
 package-not-packaged = o provider { $name } não foi instalado de um pacote ({ $path } não existe), então não tem { $what ->
         [setups] setups
        *[origin] origem registrada de onde atualizar
