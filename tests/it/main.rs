@@ -61,6 +61,7 @@ mod registry;
 mod runner;
 #[cfg(unix)]
 mod self_upgrade;
+mod signed_packages;
 mod stdio;
 mod target_cli;
 mod typescript_sdk;

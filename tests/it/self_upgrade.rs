@@ -335,39 +335,47 @@ fn self_upgrade_refuses_a_release_not_signed_by_a_trusted_key() {
     assert!(std::fs::read(&exe).unwrap().ends_with(MARK));
 }
 
-/// Issue 40: the release workflow's signing step, run as it is written (with the checkout's
-/// layout, `python3` on `PATH` and a key of the test's in the secret's variable), signs every
-/// checksum file so that the key verifies it, as `torii self upgrade` checks it.
+/// Issue 40: the release workflow's packing and signing steps, run as they are written (with
+/// the checkout's layout, `python3` on `PATH` and a key of the test's in the secret's
+/// variable), sign every checksum file, the official catalog and every official package so
+/// that the key verifies them, as `torii self upgrade` and `provider install` check them.
 #[test]
 #[ignore = "needs the Python venv (the release signer); run by ./scripts/test.sh"]
-fn the_release_workflows_signing_step_signs_every_checksum_file() {
+fn the_release_workflows_signing_step_signs_every_checksum_file_and_package() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let yaml = std::fs::read_to_string(repo.join(".github/workflows/release.yml")).unwrap();
     let workflow: serde_json::Value = strict_yaml::from_str(&yaml).unwrap();
     let steps = workflow["jobs"]["publish"]["steps"].as_array().unwrap();
-    let step = steps
-        .iter()
-        .find(|step| step["name"] == "Sign the checksum files")
-        .expect("release.yml signs the checksum files");
+    let position = |name: &str| {
+        steps
+            .iter()
+            .position(|step| step["name"] == name)
+            .unwrap_or_else(|| panic!("release.yml has no step {name:?}"))
+    };
+    let packing = position("Package the official providers");
+    let signing = position("Sign the checksum files, the catalog and the packages");
+    assert!(packing < signing, "packed before it is signed");
+    assert!(
+        signing < position("Publish"),
+        "signed before it is published"
+    );
     assert_eq!(
-        step["env"]["TORII_RELEASE_SIGNING_KEY"],
+        steps[signing]["env"]["TORII_RELEASE_SIGNING_KEY"],
         "${{ secrets.TORII_RELEASE_SIGNING_KEY }}"
     );
-    let signing = steps
-        .iter()
-        .position(|candidate| candidate == step)
-        .unwrap();
-    let publishing = steps
-        .iter()
-        .position(|candidate| candidate["name"] == "Publish")
-        .unwrap();
-    assert!(signing < publishing, "signed before it is published");
 
     let work = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
-    std::fs::create_dir_all(work.path().join("scripts")).unwrap();
-    std::fs::create_dir_all(work.path().join("dist")).unwrap();
-    std::fs::create_dir_all(work.path().join("bin")).unwrap();
-    std::fs::copy(signer(), work.path().join("scripts/sign-release.py")).unwrap();
+    for dir in ["scripts", "dist", "bin"] {
+        std::fs::create_dir_all(work.path().join(dir)).unwrap();
+    }
+    for script in ["sign-release.py", "package-providers.py"] {
+        std::fs::copy(
+            repo.join("scripts").join(script),
+            work.path().join("scripts").join(script),
+        )
+        .unwrap();
+    }
+    std::os::unix::fs::symlink(repo.join("examples"), work.path().join("examples")).unwrap();
     std::os::unix::fs::symlink(
         crate::python_sdk::test_python(),
         work.path().join("bin/python3"),
@@ -392,41 +400,60 @@ fn the_release_workflows_signing_step_signs_every_checksum_file() {
             .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
     )
     .unwrap();
-    let output = Command::new("bash")
-        .args(["-eo", "pipefail", "-c", step["run"].as_str().unwrap()])
-        .current_dir(work.path())
-        .env("PATH", path)
-        .env("TORII_RELEASE_SIGNING_KEY", &key.secret)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", text(&output));
+    for step in [packing, signing] {
+        let output = Command::new("bash")
+            .args([
+                "-eo",
+                "pipefail",
+                "-c",
+                steps[step]["run"].as_str().unwrap(),
+            ])
+            .current_dir(work.path())
+            .env("PATH", &path)
+            .env("TORII_RELEASE_SIGNING_KEY", &key.secret)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", text(&output));
+    }
     let other = ReleaseKey::new(work.path());
-    for (name, content) in sums {
-        let signature = std::fs::read(work.path().join("dist").join(format!("{name}.minisig")))
+    let dist = work.path().join("dist");
+    let mut signed: Vec<String> = std::fs::read_dir(&dist)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .filter(|name| !name.ends_with(".minisig"))
+        .collect();
+    signed.sort();
+    let packages = torii_packages();
+    assert_eq!(
+        signed.len(),
+        sums.len() + 1 + packages,
+        "checksums, index.yaml and {packages} packages: {signed:?}"
+    );
+    let trusted = [PublicKey::parse(&key.public).unwrap()];
+    let untrusted = [PublicKey::parse(&other.public).unwrap()];
+    for name in &signed {
+        let content = std::fs::read(dist.join(name)).unwrap();
+        let signature = std::fs::read(dist.join(format!("{name}.minisig")))
             .unwrap_or_else(|_| panic!("{name} was not signed"));
         assert!(matches!(
-            verify(
-                &[PublicKey::parse(&key.public).unwrap()],
-                content.as_bytes(),
-                &signature
-            ),
+            verify(&trusted, &content, &signature),
             Verdict::Valid(_)
         ));
         assert!(matches!(
-            verify(
-                &[PublicKey::parse(&other.public).unwrap()],
-                content.as_bytes(),
-                &signature
-            ),
+            verify(&untrusted, &content, &signature),
             Verdict::UnknownKey(_)
         ));
         assert!(matches!(
-            verify(
-                &[PublicKey::parse(&key.public).unwrap()],
-                b"other bytes",
-                &signature
-            ),
+            verify(&trusted, b"other bytes", &signature),
             Verdict::Invalid(_)
         ));
     }
+}
+
+/// How many official packages the source tree has (each is packed and signed).
+fn torii_packages() -> usize {
+    std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/providers"))
+        .unwrap()
+        .filter(|entry| entry.as_ref().unwrap().path().is_dir())
+        .count()
 }
