@@ -104,6 +104,27 @@ if [[ -x $TOOLS/gh/usr/bin/gh ]]; then
 fi
 PATH="$BIN:$PATH" gh --version >/dev/null
 
+# minisign from Debian's packages (with its libsodium), unpacked like gh: install.sh checks a
+# release's signature with it where it is installed, else with OpenSSL 3; the tests prove both.
+step "minisign (Debian's package unpacked into $TOOLS/minisign)"
+if [[ ! -x $TOOLS/minisign/usr/bin/minisign ]]; then
+  deb_dir=$(mktemp -d)
+  if (cd "$deb_dir" && apt-get download minisign libsodium23 >/dev/null 2>&1); then
+    for deb in "$deb_dir"/*.deb; do dpkg-deb -x "$deb" "$TOOLS/minisign"; done
+  elif ! command -v minisign >/dev/null; then
+    echo "cannot download Debian's minisign package, and no minisign is on PATH" >&2
+    exit 1
+  fi
+  rm -rf "$deb_dir"
+fi
+if [[ -x $TOOLS/minisign/usr/bin/minisign ]]; then
+  sodium=$(dirname "$(find "$TOOLS/minisign" -name 'libsodium.so.*' | head -n 1)")
+  printf '#!/bin/sh\nLD_LIBRARY_PATH=%q exec %q "$@"\n' \
+    "$sodium" "$TOOLS/minisign/usr/bin/minisign" >"$BIN/minisign"
+  chmod +x "$BIN/minisign"
+fi
+PATH="$BIN:$PATH" minisign -v >/dev/null
+
 # The Google Cloud CLI is not in Debian's archive nor on PyPI: the tests use the machine's own
 # (Debian's google-cloud-cli from Google's repository on these machines; preinstalled on
 # GitHub's runners).

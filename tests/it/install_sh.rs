@@ -488,8 +488,8 @@ fn release_of(archive: Vec<u8>, sums: Vec<u8>, signature: Option<Vec<u8>>) -> Re
 
 /// Issue 40: a release whose archive and checksum were both replaced (the genuine signature
 /// kept), one signed by another key, one without a signature and one with a cut signature are
-/// refused by the OpenSSL check (the script uses minisign first where it is installed; it is
-/// not on the test machines); without either tool nothing is installed, even a signed release,
+/// refused by the OpenSSL check, and by minisign's (which the script uses first where it is
+/// installed); without either tool nothing is installed, even a signed release,
 /// unless `--no-signature-check` says so, which installs on the checksum alone and says it.
 #[test]
 #[ignore = "needs dash, OpenSSL 3 and the Python venv; run by ./scripts/test.sh"]
@@ -545,9 +545,40 @@ fn install_sh_refuses_a_release_not_signed_by_a_release_key() {
         assert!(!home.join(".local/bin/torii").exists(), "{case}");
     }
     // The genuine release, served the same way, installs through OpenSSL's check.
-    let release = release_of(archive.clone(), sums.clone(), Some(genuine_signature));
+    let release = release_of(
+        archive.clone(),
+        sums.clone(),
+        Some(genuine_signature.clone()),
+    );
     let home = release.home("genuine");
     let bin = tools_dir(&home, "bin", &["curl", "sha256sum"]);
+    let output = release.install(&home, bin.to_str().unwrap(), &["--version", TAG], false);
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(home.join(".local/bin/torii").exists());
+
+    // The same through minisign, with no OpenSSL at all (scripts/test.sh unpacks Debian's).
+    if which("minisign").is_none() {
+        crate::common::missing_tool("minisign");
+    }
+    let with_minisign = |home: &Path| {
+        let bin = tools_dir(home, "bin", &["curl", "sha256sum", "minisign"]);
+        std::fs::remove_file(bin.join("openssl")).unwrap();
+        bin
+    };
+    for (case, release, expected) in &cases {
+        let home = release.home("refused-minisign");
+        let bin = with_minisign(&home);
+        let output = release.install(&home, bin.to_str().unwrap(), &["--version", TAG], false);
+        assert_eq!(output.status.code(), Some(1), "{case}: {}", text(&output));
+        assert!(
+            text(&output).contains(expected),
+            "{case}: {}",
+            text(&output)
+        );
+        assert!(!home.join(".local/bin/torii").exists(), "{case}");
+    }
+    let home = release.home("genuine-minisign");
+    let bin = with_minisign(&home);
     let output = release.install(&home, bin.to_str().unwrap(), &["--version", TAG], false);
     assert!(output.status.success(), "{}", text(&output));
     assert!(home.join(".local/bin/torii").exists());

@@ -89,7 +89,7 @@ fn install_from_a_directory_builds_the_layout_and_the_lock() {
             "TOOL  NAME  EXECUTABLE  VERSION  ORIGIN",
         ))
         .stdout(predicate::str::contains(format!(
-            "aws   aws   aws         0.1.0    {}",
+            "aws   aws   aws         0.1.0    {}  unsigned",
             example("aws").display()
         )));
 }
