@@ -23,6 +23,14 @@ fi
 export TORII_LANG=en
 mkdir -p "$BIN"
 
+# A fresh run needs about 12 GB (the build, the tools, the tests' scratch files); a full disk
+# fails far later with a message about whatever was being written at the time.
+free_kb=$(df -Pk "${CARGO_TARGET_DIR:-$ROOT}" | awk 'NR == 2 { print $4 }')
+if [[ $free_kb =~ ^[0-9]+$ ]] && ((free_kb < 12 * 1024 * 1024)); then
+  printf 'warning: only %d MB free where the build goes; a fresh run needs about 12 GB\n' \
+    $((free_kb / 1024)) >&2
+fi
+
 # Each step says how long the one before it took, and the end says the whole run's time.
 step_name=
 step_start=$SECONDS
