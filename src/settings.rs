@@ -105,10 +105,33 @@ struct RawSettings {
     language: Option<Value>,
     #[serde(default, deserialize_with = "written")]
     approval: Option<Value>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "key_list")]
     package_keys: Vec<Value>,
     #[serde(default, deserialize_with = "written")]
     unsigned_packages: Option<Value>,
+}
+
+/// `package_keys`: a list, each item with its position; anything else is refused naming the
+/// field (the decoder's own "expected sequence start" would not).
+fn key_list<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Value>, D::Error> {
+    struct List;
+    impl<'de> serde::de::Visitor<'de> for List {
+        type Value = Vec<Value>;
+        fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+            formatter.write_str("`package_keys` to be a list of public keys (one `- RW…` per line)")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut items = Vec::new();
+            while let Some(item) = seq.next_element::<Value>()? {
+                items.push(item);
+            }
+            Ok(items)
+        }
+    }
+    deserializer.deserialize_any(List)
 }
 
 /// A present key keeps its value, even `null` (which is then refused as not a number).
@@ -277,7 +300,8 @@ impl Settings {
                     crate::signature::PublicKey::parse(text)
                         .map_err(|message| wrong(&name, value, message))
                 })
-                .collect::<Result<_, _>>()?,
+                .collect::<Result<Vec<_>, _>>()
+                .and_then(|keys| unique_ids(keys, &raw.package_keys, &wrong))?,
             unsigned_packages: match raw.unsigned_packages {
                 None => defaults.unsigned_packages,
                 Some(value) => crate::packages::Unsigned::ALL
@@ -336,6 +360,30 @@ impl Settings {
     }
 }
 
+/// Refuses two keys with one id: ids are what the human and the lock see of a key.
+fn unique_ids(
+    keys: Vec<crate::signature::PublicKey>,
+    written: &[Value],
+    wrong: &impl Fn(&str, &Value, String) -> SettingsError,
+) -> Result<Vec<crate::signature::PublicKey>, SettingsError> {
+    for (index, key) in keys.iter().enumerate() {
+        if let Some(first) = keys[..index]
+            .iter()
+            .position(|other| other.id() == key.id())
+        {
+            return Err(wrong(
+                &format!("package_keys[{index}]"),
+                &written[index],
+                format!(
+                    "has the key id {} of package_keys[{first}]; each key must have its own id",
+                    key.id()
+                ),
+            ));
+        }
+    }
+    Ok(keys)
+}
+
 /// `child_confinement` as written: `best-effort` or `required`.
 fn confinement(value: &Value) -> Option<crate::confine::Mode> {
     use crate::confine::Mode;
@@ -385,6 +433,11 @@ mod tests {
             ("unsigned_packages: no\n", "unsigned_packages"),
             ("package_keys: [RWQxyz]\n", "package_keys[0]"),
             ("package_keys: [1]\n", "package_keys[0]"),
+            (
+                "package_keys: RWQxyz\n",
+                "expected `package_keys` to be a list",
+            ),
+            ("package_keys:\n", "expected `package_keys` to be a list"),
         ];
         for (text, field) in cases {
             let message = parse(text).unwrap_err().to_string();
@@ -416,6 +469,13 @@ mod tests {
             "{message}"
         );
         assert!(message.contains("not a minisign public key"), "{message}");
+        let error = parse(&format!("package_keys: [{key}, {key}]\n")).unwrap_err();
+        assert!(
+            crate::errors::chain(&error).contains(
+                "field `package_keys[1]`: has the key id F560FCA80917EA64 of package_keys[0]"
+            ),
+            "{error}"
+        );
     }
 
     #[test]
@@ -516,7 +576,6 @@ mod tests {
             "default_grant_minutes: 2\nmax_output_bytes: [\n",
             "default_grant_minutes: 2\nunknown_knob: 1\n",
             "default_grant_minutes: -3\n",
-            "package_keys: RWQxyz\n",
         ] {
             let message = parse(text).unwrap_err().to_string();
             assert!(message.starts_with("/r/settings.yaml:"), "{message}");

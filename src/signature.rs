@@ -52,9 +52,14 @@ impl PublicKey {
     pub fn parse(text: &str) -> Result<PublicKey, String> {
         let text = text.trim();
         let invalid = || {
+            let hint = if text.starts_with("untrusted comment:") {
+                "; a .pub file has two lines: give its second one"
+            } else {
+                ""
+            };
             format!(
                 "{text:?} is not a minisign public key (the base64 line of a .pub file, \
-                 starting with RW)"
+                 starting with RW){hint}"
             )
         };
         let key = minisign_verify::PublicKey::from_base64(text).map_err(|_| invalid())?;
@@ -81,22 +86,30 @@ pub enum Verdict {
     Valid(KeyId),
     /// Made by a key that is not trusted (whether it matches cannot be known).
     UnknownKey(KeyId),
-    /// Names a trusted key but does not match the bytes (or is in the legacy form).
+    /// Names a trusted key but does not match the bytes.
     Invalid(KeyId),
+    /// In minisign's legacy form (`minisign -S -l`: the file itself signed, not its hash),
+    /// which is not accepted.
+    Legacy(KeyId),
     /// Not a minisign signature: truncated, not text, not base64, another algorithm.
     Malformed,
 }
 
-/// Checks `signature` (the text of a `.minisig` file) of `bytes` against `keys`.
+/// Checks `signature` (the text of a `.minisig` file) of `bytes` against `keys`. A key id is
+/// chosen by whoever makes the key, so two trusted keys may share one: each is tried.
 pub fn verify(keys: &[PublicKey], bytes: &[u8], signature: &[u8]) -> Verdict {
     let Some((id, decoded)) = decode(signature) else {
         return Verdict::Malformed;
     };
-    match keys.iter().find(|key| key.id == id) {
-        None => Verdict::UnknownKey(id),
-        Some(key) if key.key.verify(bytes, &decoded, false).is_ok() => Verdict::Valid(id),
-        Some(_) => Verdict::Invalid(id),
+    let mut verdict = Verdict::UnknownKey(id);
+    for key in keys.iter().filter(|key| key.id == id) {
+        verdict = match key.key.verify(bytes, &decoded, false) {
+            Ok(()) => return Verdict::Valid(id),
+            Err(minisign_verify::Error::UnexpectedAlgorithm) => Verdict::Legacy(id),
+            Err(_) => Verdict::Invalid(id),
+        };
     }
+    verdict
 }
 
 fn decode(signature: &[u8]) -> Option<(KeyId, minisign_verify::Signature)> {
@@ -162,6 +175,47 @@ KpSCQZZeLLsHiQZR3HP44soh+a+6YQo0vcROEYNhZTL6JYmVX2bs0VX2KXJ86PaKE4UaKfBVvp6Y7cRf
         assert_eq!(verify(&keys, SIGNED, b"\xff\xfe"), Verdict::Malformed);
     }
 
+    /// The same bytes signed in minisign's legacy form (`minisign -S -l`, 0.11) by the key
+    /// above: named as such, not taken for a changed file.
+    #[test]
+    fn a_legacy_signature_is_named() {
+        let legacy = "untrusted comment: signature from minisign secret key
+RWRk6hcJqPxg9eirBrQ6VbG8IkQBH3DA9oFOi2qtXzaB3uLmS8ko1xoASztfU8KgkWD90tzQNFKvnZsogojsVnsklvPEb/xTIAk=
+trusted comment: timestamp:1796601600\tfile:data
+JBoI3ifWTpir8lAwRGdACdZOx11vtmQmb4rfKMs9/i/sVeZ6hH810Izzo4NEYaQE89U3ZPsDb0/DuxV3vbOrAg==
+";
+        let key = PublicKey::parse(PUBLIC).unwrap();
+        assert_eq!(
+            verify(std::slice::from_ref(&key), SIGNED, legacy.as_bytes()),
+            Verdict::Legacy(key.id())
+        );
+    }
+
+    /// Two trusted keys with one id (ids are the key maker's choice): the one that signed is
+    /// found, whichever comes first.
+    #[test]
+    fn every_key_with_the_signature_s_id_is_tried() {
+        let key = PublicKey::parse(PUBLIC).unwrap();
+        // The last base64 digit changed: the same id, other key bytes.
+        let impostor =
+            PublicKey::parse("RWRk6hcJqPxg9Q2aAwljy7deqrzWTZ8dj2rogAXQrn9kMzq4od29YkrT").unwrap();
+        assert_eq!(impostor.id(), key.id());
+        assert_ne!(impostor, key);
+        for keys in [
+            [impostor.clone(), key.clone()],
+            [key.clone(), impostor.clone()],
+        ] {
+            assert_eq!(
+                verify(&keys, SIGNED, SIGNATURE.as_bytes()),
+                Verdict::Valid(key.id())
+            );
+        }
+        assert_eq!(
+            verify(&[impostor], SIGNED, SIGNATURE.as_bytes()),
+            Verdict::Invalid(key.id())
+        );
+    }
+
     #[test]
     fn public_keys_are_checked() {
         for bad in [
@@ -174,6 +228,10 @@ KpSCQZZeLLsHiQZR3HP44soh+a+6YQo0vcROEYNhZTL6JYmVX2bs0VX2KXJ86PaKE4UaKfBVvp6Y7cRf
             let message = PublicKey::parse(bad).unwrap_err();
             assert!(message.contains("not a minisign public key"), "{message}");
         }
+        let whole_file =
+            format!("untrusted comment: minisign public key F560FCA80917EA64\n{PUBLIC}");
+        let message = PublicKey::parse(&whole_file).unwrap_err();
+        assert!(message.contains("give its second one"), "{message}");
         assert_eq!(KeyId::parse("F560FCA80917EA6"), None);
         assert_eq!(KeyId::parse("+560FCA80917EA64"), None);
     }

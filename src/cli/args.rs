@@ -171,6 +171,11 @@ pub enum ProviderCommand {
     Upgrade {
         /// Provider name (or tool)
         provider: String,
+        /// Also accept a new version signed by this trusted key (its 16-digit id), when the
+        /// package's publisher changed keys; otherwise the key that signed the installed
+        /// version must sign the new one
+        #[arg(long, value_name = "KEY_ID", value_parser = key_id)]
+        accept_key: Option<crate::signature::KeyId>,
     },
     /// Not a command: answers with the right one
     #[command(hide = true, disable_help_flag = true)]
@@ -304,4 +309,10 @@ pub enum PolicyCommand {
         #[arg(last = true, required_unless_present = "all")]
         args: Vec<String>,
     },
+}
+
+/// `--accept-key`: a key id as minisign and `torii provider list` write it.
+fn key_id(text: &str) -> Result<crate::signature::KeyId, String> {
+    crate::signature::KeyId::parse(text)
+        .ok_or_else(|| format!("{text:?} is not a key id (16 hexadecimal digits)"))
 }

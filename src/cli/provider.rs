@@ -16,7 +16,10 @@ pub fn run(command: ProviderCommand, root: &ConfigRoot) -> Result<(), CliError> 
         ProviderCommand::Search { query } => search(root, query.as_deref()),
         ProviderCommand::Install { source } => install(root, &source),
         ProviderCommand::Setup { provider, setup } => apply_setup(root, &provider, &setup),
-        ProviderCommand::Upgrade { provider } => upgrade(root, &provider),
+        ProviderCommand::Upgrade {
+            provider,
+            accept_key,
+        } => upgrade(root, &provider, accept_key),
         ProviderCommand::Update { .. } => Err(CliError::Correction(UPDATE_CORRECTION)),
     }
 }
@@ -41,15 +44,25 @@ fn list(root: &ConfigRoot) -> Result<(), CliError> {
         ]
         .map(String::from),
     ];
+    // Without valid settings the keys trusted are unknown: the column then says only who signed.
+    let trust = packages::Trust::load(root).ok();
     for provider in registry.providers() {
         let config = &provider.config;
         let (version, origin, signature) = match packages::read_lock(provider.dir()) {
             None => ("local".to_string(), "local".to_string(), "-".to_string()),
-            Some(Ok(lock)) => (
-                lock.package_version.clone(),
-                lock.origin.describe(),
-                lock.signature(),
-            ),
+            Some(Ok(lock)) => {
+                let mut signature = lock.signature();
+                if let (Some(key), Some(trust)) = (lock.signed_by, &trust)
+                    && !trust.trusts(key)
+                {
+                    signature.push_str(" (no longer trusted)");
+                }
+                (
+                    lock.package_version.clone(),
+                    lock.origin.describe(),
+                    signature,
+                )
+            }
             Some(Err(error)) => {
                 crate::console::progress(&format!("warning: {}", crate::errors::chain(&error)));
                 ("?".to_string(), "invalid lock".to_string(), "?".to_string())
@@ -169,10 +182,14 @@ fn apply_setup(root: &ConfigRoot, key: &str, setup: &str) -> Result<(), CliError
     Ok(())
 }
 
-fn upgrade(root: &ConfigRoot, key: &str) -> Result<(), CliError> {
+fn upgrade(
+    root: &ConfigRoot,
+    key: &str,
+    accept_key: Option<crate::signature::KeyId>,
+) -> Result<(), CliError> {
     let registry = Registry::load(root.dir())?;
     let provider = lookup::provider(&registry, key, Prefer::Name)?;
-    let upgraded = packages::upgrade(root, provider)?;
+    let upgraded = packages::upgrade(root, provider, accept_key)?;
     crate::console::progress(&crate::tr!(
         "cli-provider-upgraded",
         name = upgraded.name.as_str(),

@@ -112,7 +112,8 @@ pub fn examine(subject: &Subject<'_>) -> Vec<Finding> {
             crate::settings::Settings::default()
         }
     };
-    findings.extend(providers::check(root));
+    let trust = crate::packages::Trust::new(&settings, subject.root.settings_file()).ok();
+    findings.extend(providers::check(root, trust.as_ref()));
     findings.extend(agents::check(subject));
     let programs = crate::registry::Registry::load(root)
         .map(|registry| crate::dispatch::programs(&registry))

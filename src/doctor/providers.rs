@@ -7,7 +7,8 @@ use super::Finding;
 use crate::registry::{Provider, Registry, Target};
 use crate::rules::{self, PolicyFileError, RulesOrigin};
 
-pub fn check(root: &Path) -> Vec<Finding> {
+/// `trust`: the keys packages are checked with (`None` when `settings.yaml` cannot say).
+pub fn check(root: &Path, trust: Option<&crate::packages::Trust>) -> Vec<Finding> {
     let registry = match Registry::load(root) {
         Ok(registry) => registry,
         Err(error) => {
@@ -27,15 +28,15 @@ pub fn check(root: &Path) -> Vec<Finding> {
     let mut findings = Vec::new();
     for provider in registry.iter() {
         findings.push(command(provider));
-        findings.extend(package(provider));
+        findings.extend(package(provider, trust));
         findings.extend(policies(provider));
     }
     findings
 }
 
-/// Who vouches for the provider's package: a trusted key, or nobody (an unsigned source). A
-/// provider written by hand or built into torii has nothing to report.
-fn package(provider: &Provider) -> Option<Finding> {
+/// Who vouches for the provider's package: a trusted key, a key no longer trusted, or nobody
+/// (an unsigned source). A provider written by hand or built into torii has nothing to report.
+fn package(provider: &Provider, trust: Option<&crate::packages::Trust>) -> Option<Finding> {
     let lock = match crate::packages::read_lock(provider.dir())? {
         Ok(lock) => lock,
         Err(error) => {
@@ -53,6 +54,15 @@ fn package(provider: &Provider) -> Option<Finding> {
         return None;
     }
     Some(match lock.signed_by {
+        Some(key) if trust.is_some_and(|trust| !trust.trusts(key)) => Finding::warning(
+            crate::tr!(
+                "doctor-package-key-untrusted",
+                tool = provider.tool(),
+                version = lock.package_version.as_str(),
+                key = key.to_string()
+            ),
+            crate::tr!("doctor-package-key-untrusted-fix"),
+        ),
         Some(key) => Finding::ok(crate::tr!(
             "doctor-package-signed",
             tool = provider.tool(),

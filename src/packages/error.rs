@@ -103,12 +103,23 @@ pub enum PackageError {
     #[error("{}", crate::tr!("package-malformed-signature", signature = .signature.as_str()))]
     MalformedSignature { signature: String },
 
+    #[error("{}", crate::tr!("package-legacy-signature", signature = .signature.as_str()))]
+    LegacySignature { signature: String },
+
     #[error("{}", crate::tr!("package-unsigned-refused", location = .location.as_str(), settings = .settings.display().to_string()))]
     UnsignedRefused { location: String, settings: PathBuf },
 
     #[error("{}", crate::tr!("package-upgrade-unsigned", name = .name.as_str(), key = .key.to_string(), location = .location.as_str()))]
     UpgradeUnsigned {
         name: String,
+        key: KeyId,
+        location: String,
+    },
+
+    #[error("{}", crate::tr!("package-upgrade-key-changed", name = .name.as_str(), recorded = .recorded.to_string(), key = .key.to_string(), location = .location.as_str()))]
+    UpgradeKeyChanged {
+        name: String,
+        recorded: KeyId,
         key: KeyId,
         location: String,
     },

@@ -115,16 +115,23 @@ pub fn final_url(url: &Url) -> Result<Url, PackageError> {
     Ok(response.url().clone())
 }
 
-/// The content of the local file `path`, at most `limit` bytes.
+/// The content of the local file `path`, at most `limit` bytes. Only a regular file is read: a
+/// FIFO or a device in place of an archive or an index is refused, not waited on.
 pub fn read_local(path: &Path, limit: u64) -> Result<Vec<u8>, PackageError> {
-    let file = std::fs::File::open(path).map_err(|error| PackageError::read(path, error))?;
-    read_capped(file, limit).map_err(|error| match error {
-        CappedReadError::TooLarge => PackageError::TooLarge {
-            location: path.display().to_string(),
-            limit,
-        },
-        CappedReadError::Io(error) => PackageError::read(path, error),
-    })
+    match crate::files::read_optional(path, limit) {
+        Ok(Some(bytes)) => Ok(bytes),
+        Ok(None) => Err(PackageError::read(
+            path,
+            std::io::Error::from(std::io::ErrorKind::NotFound),
+        )),
+        Err(error) if error.kind() == std::io::ErrorKind::FileTooLarge => {
+            Err(PackageError::TooLarge {
+                location: path.display().to_string(),
+                limit,
+            })
+        }
+        Err(error) => Err(PackageError::read(path, error)),
+    }
 }
 
 fn client() -> Result<reqwest::blocking::Client, String> {

@@ -158,7 +158,14 @@ pub fn stage(source: &Source, staging: &Path, trust: &Trust) -> Result<Staged, P
             // The digest and the signature are checked here, before extraction.
             let (artefact, bytes, signed_by) = catalog.fetch_artefact(&entry, trust)?;
             let label = artefact.describe();
-            trust.admit(&label, signed_by)?;
+            let admitted = match catalog.signed_by {
+                Some(_) => label.clone(),
+                None => format!(
+                    "{label}, listed by the unsigned catalog {},",
+                    catalog.location.describe()
+                ),
+            };
+            trust.admit(&admitted, signed_by)?;
             archive::extract(&bytes, &unpacked, &label)?;
             let origin = Origin {
                 kind: OriginKind::Catalog,

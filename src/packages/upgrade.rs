@@ -13,6 +13,7 @@ use super::{PACKAGE_DIR, PackageError, lock_path, staging_dir, write_package_dir
 use crate::atomic::{self, Access};
 use crate::paths::ConfigRoot;
 use crate::registry::Provider;
+use crate::signature::KeyId;
 
 /// What an upgrade changed.
 #[derive(Debug)]
@@ -30,8 +31,13 @@ pub struct Upgraded {
     pub environment_changed: bool,
 }
 
-/// Upgrades `provider` from the origin in its lock.
-pub fn upgrade(root: &ConfigRoot, provider: &Provider) -> Result<Upgraded, PackageError> {
+/// Upgrades `provider` from the origin in its lock. A package installed signed must be signed
+/// again by the same key (another release key for an official one), or by `accept_key`.
+pub fn upgrade(
+    root: &ConfigRoot,
+    provider: &Provider,
+    accept_key: Option<KeyId>,
+) -> Result<Upgraded, PackageError> {
     let dir = provider.dir();
     let lock_file = lock_path(dir);
     if !lock_file.exists() {
@@ -43,18 +49,11 @@ pub fn upgrade(root: &ConfigRoot, provider: &Provider) -> Result<Upgraded, Packa
     }
     let lock = Lock::load(&lock_file)?;
     let source = Source::from_origin(&lock.origin, &lock_file.display().to_string())?;
-    let trust = Trust::load(root)?;
+    // Whoever can serve the origin, or holds another trusted key, must not be able to turn a
+    // signed package into an unsigned one or one of theirs, whatever `unsigned_packages` says.
+    let trust = Trust::load(root)?.for_upgrade(&lock.name, lock.signed_by, accept_key);
     let staging = staging_dir(&root.providers_dir())?;
     let staged = stage(&source, staging.path(), &trust)?;
-    // Whoever can serve the origin must not be able to downgrade a signed package to an
-    // unsigned one, whatever `unsigned_packages` allows.
-    if let (Some(key), None) = (lock.signed_by, staged.signed_by) {
-        return Err(PackageError::UpgradeUnsigned {
-            name: lock.name.clone(),
-            key,
-            location: staged.label.clone(),
-        });
-    }
 
     let location = format!("{} in {}", staged.package.manifest.provider, staged.label);
     let new = &staged.package.provider;

@@ -225,8 +225,9 @@ fn a_signed_catalog_installs_and_a_replaced_or_badly_signed_one_is_refused() {
         .assert()
         .failure()
         .stderr(predicate::str::contains(format!(
-            "{}/unsigned/provider-aws-0.1.0.zip carries no signature, and {} refuses unsigned packages",
+            "{}/unsigned/provider-aws-0.1.0.zip, listed by the unsigned catalog {}, carries no signature, and {} refuses unsigned packages",
             server.base,
+            url("unsigned"),
             strict.path().join("settings.yaml").display()
         )));
     assert!(!strict.path().join("providers/aws").exists());
@@ -310,7 +311,9 @@ fn a_package_signed_by_a_key_in_settings_installs_by_url_and_upgrades_only_signe
     }
 
     // From a local archive, its signature beside it; then the archive is replaced by an
-    // unsigned newer version, and the upgrade is refused whatever the setting allows.
+    // unsigned one, and the upgrade is refused whatever the setting allows, before anything
+    // reads it (its manifest is not even YAML); then by one signed with another trusted key,
+    // refused unless the human accepts that key.
     let local = Root::new();
     local.write("settings.yaml", &settings);
     let package = local.temp().join("kubectl.zip");
@@ -332,7 +335,13 @@ fn a_package_signed_by_a_key_in_settings_installs_by_url_and_upgrades_only_signe
         }
     }
     let newer = zip_of(&newer, "kubectl/");
-    std::fs::write(&package, &newer).unwrap();
+    let mut unreadable = files(&example("kubectl"));
+    for (name, bytes) in &mut unreadable {
+        if name == "manifest.yaml" {
+            *bytes = b"xxxxxxxxxx".to_vec();
+        }
+    }
+    std::fs::write(&package, zip_of(&unreadable, "kubectl/")).unwrap();
     std::fs::remove_file(local.temp().join("kubectl.zip.minisig")).unwrap();
     torii(&local, &ca, None)
         .args(["provider", "upgrade", "kubectl"])
@@ -344,7 +353,61 @@ fn a_package_signed_by_a_key_in_settings_installs_by_url_and_upgrades_only_signe
             package.display()
         )));
     assert_eq!(lock(&local, "kubectl"), before);
-    // Signed again by the publisher, it upgrades.
+    std::fs::write(&package, &newer).unwrap();
+    let other = ReleaseKey::new(Path::new(env!("CARGO_TARGET_TMPDIR")));
+    local.write(
+        "settings.yaml",
+        &format!("{settings}  - {}\n", other.public),
+    );
+    std::fs::write(
+        local.temp().join("kubectl.zip.minisig"),
+        other.sign("kubectl.zip", &newer),
+    )
+    .unwrap();
+    torii(&local, &ca, None)
+        .args(["provider", "upgrade", "kubectl"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(format!(
+            "kubectl was installed signed by key {}, but {} is signed by key {}; the upgrade is refused. If the publisher changed keys, run it again with --accept-key {}",
+            key_id(&publisher.public),
+            package.display(),
+            key_id(&other.public),
+            key_id(&other.public)
+        )));
+    assert_eq!(lock(&local, "kubectl"), before);
+    torii(&local, &ca, None)
+        .args(["provider", "upgrade", "kubectl", "--accept-key"])
+        .arg(key_id(&other.public).to_lowercase())
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(format!(
+            "signed by key {}",
+            key_id(&other.public)
+        )));
+    // That key removed from the settings: shown as no longer trusted.
+    local.write("settings.yaml", &settings);
+    torii(&local, &ca, None)
+        .args(["provider", "list"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!(
+            "key {} (no longer trusted)",
+            key_id(&other.public)
+        )));
+    torii(&local, &ca, None)
+        .arg("doctor")
+        .assert()
+        .stdout(predicate::str::contains(format!(
+            "kubectl: package 0.2.0 was signed by key {}, which this torii no longer trusts",
+            key_id(&other.public)
+        )));
+    // Signed again by the publisher (trusted, but not the key of the installed version now),
+    // it upgrades only once accepted.
+    local.write(
+        "settings.yaml",
+        &format!("{settings}  - {}\n", other.public),
+    );
     std::fs::write(
         local.temp().join("kubectl.zip.minisig"),
         publisher.sign("kubectl.zip", &newer),
@@ -353,9 +416,34 @@ fn a_package_signed_by_a_key_in_settings_installs_by_url_and_upgrades_only_signe
     torii(&local, &ca, None)
         .args(["provider", "upgrade", "kubectl"])
         .assert()
+        .failure()
+        .stderr(predicate::str::contains("--accept-key"));
+    torii(&local, &ca, None)
+        .args(["provider", "upgrade", "kubectl", "--accept-key"])
+        .arg(key_id(&publisher.public))
+        .assert()
         .success()
-        .stderr(predicate::str::contains("from 0.1.0 to 0.2.0"));
+        .stderr(predicate::str::contains("from 0.2.0 to 0.2.0"));
     assert!(lock(&local, "kubectl").contains("signed_by"));
+
+    // A FIFO in place of the archive is refused at once, not waited on, and leaves nothing.
+    let fifo = Root::new();
+    let pipe = fifo.temp().join("kubectl.zip");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&pipe)
+            .status()
+            .unwrap()
+            .success()
+    );
+    torii(&fifo, &ca, None)
+        .args(["provider", "install"])
+        .arg(&pipe)
+        .timeout(std::time::Duration::from_secs(30))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("not a regular file"));
+    assert!(!fifo.path().join("providers").exists());
 
     // An unsigned URL is installed and recorded unsigned.
     let fresh = Root::new();

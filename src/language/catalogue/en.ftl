@@ -211,6 +211,8 @@ doctor-registry-fix = fix or remove the file named above; the server does not st
 doctor-no-providers-fix = torii provider install <package> (see the official providers page)
 doctor-runs = { $tool }: runs { $path }
 doctor-package-signed = { $tool }: package { $version } signed by key { $key }
+doctor-package-key-untrusted = { $tool }: package { $version } was signed by key { $key }, which this torii no longer trusts
+doctor-package-key-untrusted-fix = if you still trust its publisher, put their key back in package_keys in settings.yaml; otherwise reinstall the provider from a source you trust
 doctor-package-unsigned = { $tool }: package { $version } from { $origin } is not signed: nothing but your own review vouches for it
 doctor-package-unsigned-fix = review { $content }, or install it again from a signed archive or catalog; unsigned_packages: refuse in settings.yaml allows only signed ones
 doctor-package-lock = { $tool }: { $error }
@@ -363,6 +365,8 @@ package-bad-signature = { $signature } does not match { $location } (key { $key 
 package-malformed-signature = { $signature } is not a minisign signature (truncated or damaged). Nothing was changed
 package-unsigned-refused = { $location } carries no signature, and { $settings } refuses unsigned packages (unsigned_packages: refuse). Nothing was changed
 package-upgrade-unsigned = { $name } was installed signed by key { $key }, but { $location } carries no signature; the upgrade is refused. Nothing was changed
+package-legacy-signature = { $signature } is a minisign signature in the legacy form (minisign -S -l), which is not accepted: sign the file again without -l. Nothing was changed
+package-upgrade-key-changed = { $name } was installed signed by key { $recorded }, but { $location } is signed by key { $key }; the upgrade is refused. If the publisher changed keys, run it again with --accept-key { $key }. Nothing was changed
 package-not-packaged = provider { $name } was not installed from a package ({ $path } is missing), so it has no { $what ->
         [setups] setups
        *[origin] recorded origin to upgrade from

@@ -217,6 +217,8 @@ doctor-registry-fix = corrija ou remova o arquivo indicado acima; o servidor nã
 doctor-no-providers-fix = torii provider install <pacote> (veja a página dos providers oficiais)
 doctor-runs = { $tool }: executa { $path }
 doctor-package-signed = { $tool }: pacote { $version } assinado pela chave { $key }
+doctor-package-key-untrusted = { $tool }: o pacote { $version } foi assinado pela chave { $key }, em que este torii não confia mais
+doctor-package-key-untrusted-fix = se você ainda confia em quem o publica, devolva a chave a package_keys em settings.yaml; senão, reinstale o provider de uma fonte em que confie
 doctor-package-unsigned = { $tool }: o pacote { $version } de { $origin } não está assinado: só a sua própria revisão responde por ele
 doctor-package-unsigned-fix = revise { $content }, ou instale-o de novo de um arquivo ou catálogo assinado; unsigned_packages: refuse em settings.yaml aceita só os assinados
 doctor-package-lock = { $tool }: { $error }
@@ -369,6 +371,8 @@ package-bad-signature = { $signature } não confere com { $location } (chave { $
 package-malformed-signature = { $signature } não é uma assinatura minisign (truncada ou danificada). Nada foi alterado
 package-unsigned-refused = { $location } não traz assinatura, e { $settings } recusa pacotes sem assinatura (unsigned_packages: refuse). Nada foi alterado
 package-upgrade-unsigned = { $name } foi instalado assinado pela chave { $key }, mas { $location } não traz assinatura; a atualização foi recusada. Nada foi alterado
+package-legacy-signature = { $signature } é uma assinatura minisign na forma antiga (minisign -S -l), que não é aceita: assine o arquivo de novo sem -l. Nada foi alterado
+package-upgrade-key-changed = { $name } foi instalado assinado pela chave { $recorded }, mas { $location } está assinado pela chave { $key }; a atualização foi recusada. Se quem publica trocou de chave, rode de novo com --accept-key { $key }. Nada foi alterado
 package-not-packaged = o provider { $name } não foi instalado de um pacote ({ $path } não existe), então não tem { $what ->
         [setups] setups
        *[origin] origem registrada de onde atualizar
