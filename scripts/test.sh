@@ -178,6 +178,13 @@ step "cargo clippy --all-targets -- -D warnings (with the windows and the test h
 cargo clippy --all-targets "${TEST_FEATURES[@]}" -- -D warnings
 cargo clippy --workspace --all-targets --no-default-features -- -D warnings
 
+# The fuzz targets (a crate of their own, built by cargo fuzz on nightly) must keep compiling;
+# the properties they run are replayed on every seed and regression input by the tests
+# (src/fuzzing.rs). Checked here with the same dependencies as clippy's second run.
+step "cargo check of the fuzz targets (fuzz/)"
+CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target} \
+  cargo check --manifest-path fuzz/Cargo.toml --bins --locked
+
 # The policy and the reason for each choice are in deny.toml. Errors fail the suite; warnings
 # (duplicate versions) are only counted here: `cargo deny check` prints them.
 step "cargo deny check licenses bans sources (policy: deny.toml)"

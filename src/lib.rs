@@ -20,6 +20,8 @@ pub mod dispatch;
 mod doctor;
 mod errors;
 mod files;
+#[cfg(any(test, feature = "fuzzing"))]
+pub mod fuzzing;
 mod grants;
 #[cfg(feature = "gui")]
 mod gui;

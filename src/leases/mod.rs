@@ -41,6 +41,18 @@ mod minutes;
 mod state;
 mod store;
 
+/// The state file's decoder, for the fuzz target: the revision and entries, or why not.
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) fn fuzz_decode(text: &str) -> Result<(u64, Vec<LeaseEntry>), String> {
+    file::decode(text).map_err(|problem| format!("{problem:?}"))
+}
+
+/// The state file's encoder, for the fuzz target.
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) fn fuzz_encode(revision: u64, entries: &[LeaseEntry]) -> String {
+    file::encode(revision, entries)
+}
+
 pub use change::{Activation, Change};
 pub use error::LeaseError;
 pub use minutes::LeaseMinutes;

@@ -7,6 +7,9 @@ mod server;
 mod tools;
 mod transport;
 
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) use transport::{FuzzRead, fuzz_decode};
+
 use std::sync::Arc;
 
 use rmcp::ServiceExt;

@@ -235,6 +235,36 @@ fn decode(line: &[u8]) -> Read {
     decode_message(value, id, method.is_some())
 }
 
+/// What [`decode`] made of a line, for the fuzz target.
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) enum FuzzRead {
+    /// The error answered.
+    Answer(Value),
+    /// A `tools/call` request rmcp accepted, with its `arguments` (what the dispatcher checks).
+    Call(Option<serde_json::Map<String, Value>>),
+    /// Another message, or nothing.
+    Other,
+}
+
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) fn fuzz_decode(line: &[u8]) -> FuzzRead {
+    match decode(line) {
+        Read::Answer(answer) => FuzzRead::Answer(answer),
+        Read::Skip => FuzzRead::Other,
+        Read::Message(message) => match *message {
+            rmcp::model::JsonRpcMessage::Request(request) => {
+                match serde_json::to_value(&request.request).ok() {
+                    Some(value) if value["method"] == "tools/call" => {
+                        FuzzRead::Call(value["params"]["arguments"].as_object().cloned())
+                    }
+                    _ => FuzzRead::Other,
+                }
+            }
+            _ => FuzzRead::Other,
+        },
+    }
+}
+
 /// Any message, by rmcp's own decoding.
 fn decode_message(value: Value, id: Option<RequestId>, has_method: bool) -> Read {
     match serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(value) {

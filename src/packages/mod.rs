@@ -111,6 +111,12 @@ fn staging_dir(providers: &Path) -> Result<Staging, PackageError> {
     })
 }
 
+/// Archive extraction into `dest`, for the fuzz target.
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) fn fuzz_extract(bytes: &[u8], dest: &Path) -> Result<(), PackageError> {
+    archive::extract(bytes, dest, "fuzz input")
+}
+
 /// Seconds since the epoch, for the lock.
 fn now() -> u64 {
     std::time::SystemTime::now()
