@@ -40,7 +40,27 @@ pub struct Settings {
     /// Keys whose signatures on catalogs and packages are trusted, beside the release keys.
     pub package_keys: Vec<crate::signature::PublicKey>,
     /// Whether a catalog or package that carries no signature may be installed.
-    pub unsigned_packages: crate::packages::Unsigned,
+    pub unsigned_packages: Unsigned,
+}
+
+/// `settings.yaml` `unsigned_packages`: whether a catalog or package without a signature may
+/// be installed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Unsigned {
+    #[default]
+    Allow,
+    Refuse,
+}
+
+impl Unsigned {
+    pub const ALL: [Unsigned; 2] = [Unsigned::Allow, Unsigned::Refuse];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Unsigned::Allow => "allow",
+            Unsigned::Refuse => "refuse",
+        }
+    }
 }
 
 impl Default for Settings {
@@ -55,7 +75,7 @@ impl Default for Settings {
             language: None,
             approval: crate::prompt::Approval::Auto,
             package_keys: Vec::new(),
-            unsigned_packages: crate::packages::Unsigned::Allow,
+            unsigned_packages: Unsigned::Allow,
         }
     }
 }
@@ -304,7 +324,7 @@ impl Settings {
                 .and_then(|keys| unique_ids(keys, &raw.package_keys, &wrong))?,
             unsigned_packages: match raw.unsigned_packages {
                 None => defaults.unsigned_packages,
-                Some(value) => crate::packages::Unsigned::ALL
+                Some(value) => Unsigned::ALL
                     .into_iter()
                     .find(|choice| value.text() == Some(choice.as_str()))
                     .ok_or_else(|| {
@@ -448,7 +468,7 @@ mod tests {
 
     #[test]
     fn package_keys_are_minisign_keys_and_unsigned_packages_allow_by_default() {
-        use crate::packages::Unsigned;
+        use super::Unsigned;
         let defaults = Settings::default();
         assert!(defaults.package_keys.is_empty());
         assert_eq!(defaults.unsigned_packages, Unsigned::Allow);

@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 pub use error::PackageError;
 pub use install::install;
 pub use setup::setup;
-pub use trust::{Trust, Unsigned};
+pub use trust::Trust;
 pub use upgrade::upgrade;
 
 /// Package metadata inside an installed provider: manifest, lock and the package's files.

@@ -13,27 +13,8 @@ use std::path::PathBuf;
 use super::PackageError;
 use super::catalog::Location;
 use crate::paths::ConfigRoot;
+use crate::settings::Unsigned;
 use crate::signature::{self, KeyId, PublicKey, Verdict};
-
-/// `settings.yaml` `unsigned_packages`: whether a catalog or package without a signature may
-/// be installed.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Unsigned {
-    #[default]
-    Allow,
-    Refuse,
-}
-
-impl Unsigned {
-    pub const ALL: [Unsigned; 2] = [Unsigned::Allow, Unsigned::Refuse];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Unsigned::Allow => "allow",
-            Unsigned::Refuse => "refuse",
-        }
-    }
-}
 
 /// The keys and the rule a package command checks its sources with.
 #[derive(Debug)]
