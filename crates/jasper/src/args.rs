@@ -182,6 +182,42 @@ mod tests {
     }
 
     #[test]
+    fn a_short_option_is_a_dash_and_one_letter_or_digit() {
+        assert_eq!(short_option_letter("-f"), Some('f'));
+        assert_eq!(short_option_letter("-9"), Some('9'));
+        for flag in ["--", "-.", "-", "-ff", "f", "--f"] {
+            assert_eq!(short_option_letter(flag), None, "{flag:?}");
+        }
+    }
+
+    #[test]
+    fn the_end_of_options_marker_abbreviates_no_long_option() {
+        let forbidden = strings(&["--debug"]);
+        assert_eq!(find_forbidden(&strings(&["--"]), &forbidden), None);
+        assert_eq!(
+            find_forbidden(&strings(&["--d"]), &forbidden),
+            Some("--debug")
+        );
+    }
+
+    #[test]
+    fn values_spread_after_each_option_letter_of_a_cluster() {
+        assert_eq!(with_attached_values(&["-v", "x"]), None);
+        assert_eq!(
+            with_attached_values(&["-ab=c", "x"]).as_deref(),
+            Some("-ab=c b=c =c x")
+        );
+    }
+
+    #[test]
+    fn a_cluster_is_long_beyond_the_letters_that_are_spread() {
+        let at_limit = format!("-{}", "A".repeat(MAX_CLUSTER_LETTERS));
+        let beyond = format!("-{}", "A".repeat(MAX_CLUSTER_LETTERS + 1));
+        assert!(!has_long_cluster(&[&at_limit]));
+        assert!(has_long_cluster(&[&beyond]));
+    }
+
+    #[test]
     fn flag_matching_is_whole_token_or_equals() {
         assert!(is_flag("--filename", "--filename"));
         assert!(is_flag("--filename=x", "--filename"));

@@ -162,6 +162,8 @@ mod tests {
             (now + 1, false),
             (now + MAX_GRANT_SECONDS, false),
             (now + MAX_GRANT_SECONDS + 1, true),
+            (now + 86_400, false),
+            (now + 86_401, true),
             (u64::MAX, true),
         ] {
             let entry = GrantEntry::new(expires_at, matcher.clone());
@@ -187,6 +189,17 @@ mod tests {
         let matcher = GrantMatcher::exact(&[]);
         assert!(!matcher.matches(&[]));
         assert!(!matcher.matches(&strings(&["x"])));
+    }
+
+    #[test]
+    fn a_grant_names_its_mode_and_width_but_no_token() {
+        let args = strings(&["s3", "rm", "s3://secret-bucket"]);
+        let prefix = GrantMatcher::prefix(&args, 2).unwrap();
+        assert_eq!(prefix.rule_text(), "prefix grant on 2 tokens");
+        assert_eq!(
+            GrantMatcher::exact(&args).rule_text(),
+            "exact grant on 3 tokens"
+        );
     }
 
     #[test]

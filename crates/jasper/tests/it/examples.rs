@@ -142,3 +142,21 @@ fn an_ignored_accept_does_not_satisfy_allowed() {
     assert_eq!(failures.len(), 1);
     assert_eq!(failures[0].decision, Decision::Unresolved);
 }
+
+#[test]
+fn examples_are_empty_only_when_every_list_is() {
+    assert!(Examples::default().is_empty());
+    for list in ["allowed", "denied", "unresolved"] {
+        let text = format!("examples:\n  {list}:\n    - [s3, ls]\n");
+        let examples = parse_rules(&text).unwrap().examples;
+        assert!(!examples.is_empty(), "{list}");
+        assert_eq!(examples.len(), 1, "{list}");
+    }
+}
+
+#[test]
+fn a_policy_keeps_the_settings_it_was_compiled_with() {
+    let rules = parse_rules(SNOW).unwrap();
+    let policy = Policy::compile(&rules, &snow_settings()).unwrap();
+    assert_eq!(policy.settings(), &snow_settings());
+}

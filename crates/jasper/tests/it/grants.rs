@@ -388,3 +388,28 @@ fn empty_or_hostile_documents_never_panic_or_authorize() {
     assert!(grants.entries().is_empty());
     assert_eq!(grants.issues().len(), 1);
 }
+
+#[test]
+fn an_exact_grant_covers_only_as_many_tokens_as_its_file_says() {
+    // The fingerprint is of two tokens, the entry claims three: the count is honoured.
+    let text = format!(
+        "version: 2\nentries:\n  - expires_at: {}\n    matcher: {{mode: exact, token_count: 3, sha256: {}}}\n",
+        NOW + 600,
+        hex_of(&["s3", "ls"])
+    );
+    let grants = Grants::parse(&text);
+    assert_eq!(grants.issues(), []);
+    assert!(grants.find(&tokens(&["s3", "ls"]), NOW).is_none());
+}
+
+#[test]
+fn only_digits_then_a_tab_is_the_legacy_format() {
+    for text in ["\ts3 ls\n", "x\ts3 ls\n"] {
+        let grants = Grants::parse(text);
+        assert!(
+            !grants.issues().contains(&GrantsIssue::Legacy),
+            "{text:?}: {:?}",
+            grants.issues()
+        );
+    }
+}

@@ -153,3 +153,21 @@ fn scalars_are_read_as_rule_text() {
     let texts: Vec<&str> = rules.accept.iter().map(|rule| rule.text.as_str()).collect();
     assert_eq!(texts, ["123", "true", "s3"]);
 }
+
+#[test]
+fn a_version_of_the_wrong_type_says_what_is_expected() {
+    for text in ["version: [1]", "version: {a: 1}", "version: true"] {
+        let error = parse_rules(text).unwrap_err().to_string();
+        assert!(
+            error.contains("expected a rules version such as \"1\""),
+            "{text:?}: {error}"
+        );
+    }
+}
+
+#[test]
+fn a_file_with_only_denies_or_only_accepts_is_not_empty() {
+    for text in ["deny: [\"s3 rm\"]", "accept: [\"s3 ls\"]"] {
+        assert!(!parse_rules(text).unwrap().is_empty(), "{text:?}");
+    }
+}
