@@ -30,7 +30,8 @@ fn records() -> Result<Vec<Record>, String> {
     for chunk in corpus.split("\n---\n") {
         let mut lines = chunk.split('\n').peekable();
         let start = line_no;
-        line_no += chunk.split('\n').count();
+        // The chunk's lines, and the `---` line after it.
+        line_no += chunk.split('\n').count() + 1;
         while lines
             .peek()
             .is_some_and(|l| l.starts_with('#') || l.trim().is_empty())

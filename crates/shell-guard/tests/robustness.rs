@@ -299,3 +299,33 @@ fn a_guard_protecting_nothing_allows_everything() {
         Ok(None)
     );
 }
+
+#[test]
+fn a_gate_lets_through_the_uses_it_does_not_block() {
+    // Blocked unless the first argument is known and is `doctor`.
+    let guard = guard().gated(
+        "torii",
+        |args| !matches!(args.first(), Some(Some(first)) if first == "doctor"),
+    );
+    let program = |line: &str| guard.check(line).map(|h| h.map(|h| h.program));
+    assert_eq!(program("torii doctor"), Ok(None));
+    assert_eq!(program("env torii doctor --verbose"), Ok(None));
+    assert_eq!(program("sh -c 'torii doctor'"), Ok(None));
+    let torii = Ok(Some("torii".to_owned()));
+    assert_eq!(program("torii target activate kubectl prod"), torii);
+    assert_eq!(program("env torii \"$CMD\""), torii);
+    // The gate only decides for the gated program.
+    assert_eq!(program("kubectl doctor"), Ok(Some("kubectl".to_owned())));
+}
+
+#[test]
+fn a_hit_reports_the_command_word_as_written() {
+    // zsh's `=cmd` names the program `cmd`; `==…` is no such expansion and stays as written
+    // (bash runs the file `kubectl` in a directory `==`).
+    let word = |line: &str| guard().check(line).map(|h| h.map(|h| h.word));
+    assert_eq!(word("=kubectl get pods"), Ok(Some("kubectl".to_owned())));
+    assert_eq!(
+        word("==/usr/bin/kubectl get pods"),
+        Ok(Some("==/usr/bin/kubectl".to_owned()))
+    );
+}
