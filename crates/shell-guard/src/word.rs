@@ -1010,4 +1010,71 @@ mod tests {
         assert!(scan_word(&"\"$(".repeat(40)).is_err());
         assert!(scan_word(&format!("{}x{}", "\"$(".repeat(40), ")\"".repeat(40))).is_err());
     }
+
+    /// `value`, on a thread with a deadline: a scanner that stops advancing must fail the test
+    /// rather than hang it.
+    fn value_soon(raw: &str) -> Option<String> {
+        let raw = raw.to_owned();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(value(&raw));
+        });
+        rx.recv_timeout(std::time::Duration::from_secs(5))
+            .unwrap_or_else(|_| panic!("scanning a $'…' string did not end"))
+    }
+
+    #[test]
+    fn decodes_ansi_c_escapes_like_bash() {
+        // Single-character escapes decode to one byte and the scan goes on after them.
+        assert_eq!(value_soon("$'kube\\tctl'").as_deref(), Some("kube\tctl"));
+        assert_eq!(value_soon("$'it\\'s'").as_deref(), Some("it's"));
+        assert_eq!(value_soon("$'a\\bc'").as_deref(), Some("a\u{8}c"));
+        // `\u` and `\U` without hex digits stay as written.
+        assert_eq!(value_soon("$'\\uzz'").as_deref(), Some("\\uzz"));
+        assert_eq!(value_soon("$'\\Uzz'").as_deref(), Some("\\Uzz"));
+        // `\cX` is the control character of the character after the `c`.
+        assert_eq!(value_soon("$'\\cA'").as_deref(), Some("\u{1}"));
+        assert_eq!(value_soon("$'\\c?x'").as_deref(), Some("\u{7f}x"));
+    }
+
+    #[test]
+    fn arithmetic_bracket_is_one_unknown_piece() -> Result<(), GuardError> {
+        // `$[…]` is replaced by its (unknown) value and the word goes on after the `]`.
+        let (arg, nested) = scan_word("$[1+$(kubectl)]x")?;
+        assert_eq!(
+            arg.pieces,
+            [
+                Piece::Unknown { splits: true },
+                Piece::Char {
+                    c: 'x',
+                    quoted: false
+                }
+            ]
+        );
+        assert_eq!(nested, ["kubectl"]);
+        Ok(())
+    }
+
+    #[test]
+    fn depth_budget_does_not_depend_on_quoting() {
+        let deep = |n: usize, quoted: bool| {
+            let word = format!("{}x{}", "${a:-".repeat(n), "}".repeat(n));
+            let word = if quoted { format!("\"{word}\"") } else { word };
+            scan_word(&word).map(|_| ())
+        };
+        for quoted in [false, true] {
+            assert!(deep(8, quoted).is_ok(), "8 levels, quoted: {quoted}");
+            assert!(
+                matches!(deep(20, quoted), Err(GuardError::TooDeep { .. })),
+                "20 levels, quoted: {quoted}"
+            );
+        }
+    }
+
+    #[test]
+    fn depth_budget_covers_braces_inside_command_substitutions() {
+        // The text of `$(…)` is only skipped here, but skipping recurses too: it is bounded.
+        let word = format!("$(: {}x{})", "${a:-".repeat(40), "}".repeat(40));
+        assert!(matches!(scan_word(&word), Err(GuardError::TooDeep { .. })));
+    }
 }

@@ -263,7 +263,7 @@ impl Analyzer<'_> {
         let listing = operands
             .iter()
             .flatten()
-            .any(|v| v.starts_with('-') && v.len() > 1 && v.contains(['l', 'r', 'e']));
+            .any(|v| v.starts_with('-') && v.contains(['l', 'r', 'e']));
         let file = operands.iter().flatten().any(|v| !v.starts_with('-'));
         if listing || file {
             return ControlFlow::Continue(());
