@@ -495,6 +495,26 @@ mod tests {
     }
 
     #[test]
+    fn env_string_single_quotes_keep_backslashes() {
+        // GNU env -S: inside '…' only `\\` and `\'` are escapes; any other backslash is kept
+        // (a Windows path stays a path).
+        let words: Vec<Option<String>> =
+            split_env_string(r"'C:\tools\kubectl.exe' 'a\\b' 'it\'s' '\c'")
+                .iter()
+                .map(Arg::value)
+                .collect();
+        assert_eq!(
+            words,
+            [
+                Some(r"C:\tools\kubectl.exe".to_owned()),
+                Some(r"a\b".to_owned()),
+                Some("it's".to_owned()),
+                Some(r"\c".to_owned())
+            ]
+        );
+    }
+
+    #[test]
     fn decodes_encoded_commands() {
         // "kubectl" in UTF-16LE, base64.
         assert_eq!(

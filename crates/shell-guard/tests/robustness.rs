@@ -329,3 +329,130 @@ fn a_hit_reports_the_command_word_as_written() {
         Ok(Some("==/usr/bin/kubectl".to_owned()))
     );
 }
+
+#[test]
+fn the_length_limit_is_64_kib_exactly() {
+    use shell_guard::Shell;
+    let guard = guard();
+    // Written out rather than taken from MAX_SCRIPT_BYTES, so a change of the limit shows.
+    let line = |len: usize| {
+        let command = "kubectl get pods";
+        format!("{}{command}", " ".repeat(len - command.len()))
+    };
+    let at_limit = line(64 * 1024);
+    let over = line(64 * 1024 + 1);
+    assert!(matches!(guard.check(&at_limit), Ok(Some(hit)) if hit.program == "kubectl"));
+    assert_eq!(
+        guard.check(&over),
+        Err(GuardError::TooLong {
+            len: 64 * 1024 + 1,
+            limit: 64 * 1024
+        })
+    );
+    // `inspect` keeps the same limit, for every dialect (the foreign splitter has no limit
+    // of its own).
+    let inspection = guard.inspect(Shell::Posix, &at_limit);
+    assert!(matches!(inspection.verdict, Ok(Some(_))));
+    assert!(!inspection.words.is_empty());
+    let ps_over = line(64 * 1024 + 1).replace("kubectl get pods", "Write-Output x;ls");
+    for shell in [Shell::Posix, Shell::PowerShell, Shell::Cmd] {
+        let inspection = guard.inspect(shell, &ps_over);
+        assert!(
+            matches!(inspection.verdict, Err(GuardError::TooLong { .. })),
+            "{shell:?}: {:?}",
+            inspection.verdict
+        );
+        assert!(inspection.words.is_empty());
+    }
+}
+
+#[test]
+fn an_oversized_descriptor_is_refused_before_the_parser_sees_it() {
+    // brush-parser panics on it; the guard must refuse it itself rather than rely on catching
+    // that panic (which a `panic = "abort"` build could not).
+    let result = guard().check("99999999999>x");
+    assert!(
+        matches!(&result, Err(GuardError::Syntax(m)) if m.contains("descriptor")),
+        "{result:?}"
+    );
+}
+
+#[test]
+fn a_dash_here_document_without_delimiter_is_refused_promptly() {
+    // brush-parser's tokenizer loops for ever on `$(<<- (#`.
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = send.send(guard().check("echo $(<<- (#"));
+    });
+    let result = receive
+        .recv_timeout(Duration::from_secs(20))
+        .expect("no answer within 20 s");
+    assert!(matches!(result, Err(GuardError::Syntax(_))), "{result:?}");
+}
+
+#[test]
+fn powershell_and_cmd_separators_and_quotes() {
+    use shell_guard::Shell;
+    let guard = guard();
+    let program =
+        |shell: Shell, line: &str| guard.check_as(shell, line).map(|h| h.map(|h| h.program));
+    let kubectl = Ok(Some("kubectl".to_owned()));
+    // `^` is cmd's escape only: in PowerShell the `;` after it still ends the command.
+    assert_eq!(
+        program(Shell::PowerShell, "echo ^; kubectl get pods"),
+        kubectl
+    );
+    // `||` glued to both commands.
+    assert_eq!(program(Shell::Cmd, "dir||kubectl get pods"), kubectl);
+    assert_eq!(
+        program(Shell::PowerShell, "Get-Date||kubectl get pods"),
+        kubectl
+    );
+    // A doubled quote inside double quotes is one quote, and the string ends at the next one.
+    assert_eq!(
+        program(
+            Shell::PowerShell,
+            "Write-Output \"a\"\"b\"; kubectl get pods"
+        ),
+        kubectl
+    );
+    assert_eq!(
+        program(Shell::Cmd, "echo \"a\"\"b\" & kubectl get pods"),
+        kubectl
+    );
+    // A backquote escape inside double quotes takes one character: `` `" `` does not end the
+    // string, and what follows the string is still read.
+    assert_eq!(
+        program(
+            Shell::PowerShell,
+            "Write-Output \"a`\"b\"; kubectl get pods"
+        ),
+        kubectl
+    );
+    assert_eq!(
+        program(Shell::PowerShell, "Write-Output \"`n\"; kubectl get pods"),
+        kubectl
+    );
+    // `${…}` and `$name` are variables; the commands after them are still seen.
+    assert_eq!(
+        program(Shell::PowerShell, "Write-Output ${x}; kubectl get pods"),
+        kubectl
+    );
+    assert_eq!(
+        program(
+            Shell::PowerShell,
+            "Write-Output $(Get-Date); kubectl get pods"
+        ),
+        kubectl
+    );
+    assert_eq!(
+        program(
+            Shell::PowerShell,
+            "& ${env:ProgramFiles}\\kubectl\\kubectl.exe get pods"
+        ),
+        kubectl
+    );
+    // `!!` names no variable: cmd drops the marks (delayed expansion) or keeps them; either
+    // way no protected program starts, and the line is not refused as computed.
+    assert_eq!(program(Shell::Cmd, "!! & dir"), Ok(None));
+}
