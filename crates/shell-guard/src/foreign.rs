@@ -147,6 +147,7 @@ pub(crate) fn split(text: &str, dialect: Dialect) -> (Vec<Command>, Vec<String>)
                             i = powershell_dollar(&chars, i, &mut sp);
                         }
                         (Dialect::Cmd, '%') => i = cmd_percent(&chars, i, &mut sp),
+                        (Dialect::Cmd, '!') => i = cmd_delayed(&chars, i, &mut sp),
                         (_, UNKNOWN) => {
                             sp.push_unknown();
                             i += 1;
@@ -297,9 +298,12 @@ fn cmd_percent(chars: &[char], i: usize, sp: &mut Splitter) -> usize {
     }
 }
 
-/// A `!` in cmd at `i`: `!NAME!` (delayed expansion) is unknown, a lone `!` stands for itself.
-/// Returns the index after it.
+/// A `!` in cmd at `i`. With delayed expansion on (`cmd /v:on`, or a registry setting the guard
+/// cannot see), `!NAME!` is a variable's value and a `!` that closes none is removed
+/// (`kube!!ctl` runs `kubectl`); with it off, the `!` stays. Either way this part of the word is
+/// unknown. Returns the index after it: after the closing `!` of a name, if there is one.
 fn cmd_delayed(chars: &[char], i: usize, sp: &mut Splitter) -> usize {
+    sp.push_unknown();
     let close = (i + 1..chars.len()).find(|&k| {
         matches!(
             chars.get(k),
@@ -307,14 +311,8 @@ fn cmd_delayed(chars: &[char], i: usize, sp: &mut Splitter) -> usize {
         )
     });
     match close {
-        Some(k) if k > i + 1 && chars.get(k) == Some(&'!') => {
-            sp.push_unknown();
-            k + 1
-        }
-        _ => {
-            sp.push('!');
-            i + 1
-        }
+        Some(k) if chars.get(k) == Some(&'!') => k + 1,
+        _ => i + 1,
     }
 }
 

@@ -59,13 +59,15 @@
 //! Command strings are re-parsed: `sh`/`bash`/`zsh`/`dash`/`ksh`/`ash`/`mksh`/`yash`/`csh`/`tcsh`/
 //! `elvish` `-c` (also in clusters such as `-lc`), `fish`/`nu`/`xonsh` `-c`, `eval`, `watch`,
 //! `trap` actions, `alias` values, `mapfile -C`, `pwsh`/`powershell` `-Command` (any unique
-//! prefix; `-EncodedCommand` is decoded), `cmd /c` and `/k`, `Invoke-Expression`; so is a
+//! prefix; `-EncodedCommand` is decoded), `cmd /c` and `/k` (a `!` there is unknown: delayed
+//! expansion, which the guard cannot see, removes or replaces it), `Invoke-Expression`; so is a
 //! here-document or here-string given to a shell, `source /dev/stdin`, `at` or `pwsh -Command -`
 //! on its standard input. Values that other programs run as commands are analysed like the
 //! line itself (a computed program in them is an error; a value computed as a whole, such as
 //! `"${EDITOR:-vim}"`, is only checked for protected programs): `EDITOR=`, `PAGER=`,
 //! `GIT_SSH_COMMAND=` and similar variables, `git -c` aliases (`!…`), pagers, editors and
-//! helpers (also through `GIT_CONFIG_*`), `ssh -o ProxyCommand=`, `rsync -e`, `compgen -C`;
+//! helpers (also through `GIT_CONFIG_*`, in both forms of `GIT_CONFIG_PARAMETERS` entries),
+//! `ssh -o ProxyCommand=`, `rsync -e`, `compgen -C`;
 //! strings given to `tmux`, `screen` and `parallel`, and stored values that bash would expand
 //! later (`x='a[$(…)]'`), are checked for protected programs.
 //! A script named like a protected program, run by a shell or an interpreter (`bash

@@ -24,8 +24,9 @@ const MAX_CONSTRUCTS: usize = 32;
 /// At most this many parentheses and `case` commands nested in the grammar: it backtracks
 /// exponentially on them when they are not closed.
 const MAX_PARENS: usize = 10;
-/// At most this many nesting characters after `NAME[` in a word (see [`subscript_too_complex`]).
-const MAX_SUBSCRIPT_NESTING: usize = 12;
+/// At most this many nesting characters after `NAME[` in a word (see [`subscript_too_complex`]):
+/// with 11, `x[${a[${b[${c[${d[${e[0]}]}]}]}]}]` took seconds to parse.
+const MAX_SUBSCRIPT_NESTING: usize = 10;
 /// Stack kept free for the grammar and for the walk of one program.
 const STACK: usize = 4 * 1024 * 1024;
 /// At most this many command texts parsed for one line (each `$(…)` is one).
@@ -534,26 +535,7 @@ impl<'g> Analyzer<'g> {
             return ControlFlow::Continue(());
         }
         if name == "GIT_CONFIG_PARAMETERS" || name.starts_with("GIT_CONFIG_VALUE_") {
-            // Configuration given to git through the environment: a value may be an alias
-            // (`!cmd`) or an editor, which git runs. Each quoted value counts.
-            return match value.value() {
-                None => self.hits_only(&value.raw, d + 1),
-                Some(text) => {
-                    let quoted: Vec<&str> = text.split('\'').skip(1).step_by(2).collect();
-                    let values = if quoted.is_empty() {
-                        vec![text.as_str()]
-                    } else {
-                        quoted
-                    };
-                    for value in values {
-                        match value.strip_prefix('!') {
-                            Some(command) => self.command_text(command, d + 1)?,
-                            None => self.hits_only(value, d + 1)?,
-                        }
-                    }
-                    ControlFlow::Continue(())
-                }
-            };
+            return self.git_config(name, value, d);
         }
         if !VARIABLES.contains(&name) {
             return ControlFlow::Continue(());
@@ -566,6 +548,41 @@ impl<'g> Analyzer<'g> {
             // for protected programs.
             None => self.hits_only(&value.raw, d + 1),
         }
+    }
+
+    /// Configuration given to git through the environment: a value may be an alias (`!cmd`)
+    /// or a program such as a pager or an editor, which git runs. `GIT_CONFIG_VALUE_<n>` is one
+    /// value; `GIT_CONFIG_PARAMETERS` holds `'key'='value'` entries and the older
+    /// `'key=value'`, so every quoted piece counts, and so does what follows its first `=`.
+    /// When a part is computed, what it holds could pair the quotes differently: every piece
+    /// between quotes counts, and an alias with a computed part is an error.
+    fn git_config(&mut self, name: &str, value: &Arg, d: usize) -> Flow {
+        const COMPUTED: char = '\0';
+        let (text, computed) = value.text_with(&COMPUTED.to_string());
+        let segments: Vec<&str> = text.split('\'').collect();
+        let pieces: Vec<&str> = if name != "GIT_CONFIG_PARAMETERS" || segments.len() == 1 {
+            vec![text.as_str()]
+        } else if computed {
+            segments
+        } else {
+            segments.into_iter().skip(1).step_by(2).collect()
+        };
+        for piece in pieces {
+            let after_equals = piece.split_once('=').map(|(_, value)| value);
+            for value in std::iter::once(piece).chain(after_equals) {
+                match value.strip_prefix('!') {
+                    Some(_) if value.contains(COMPUTED) => {
+                        self.fail(GuardError::Opaque {
+                            program: name.to_owned(),
+                            reason: "it holds a git alias whose command is computed",
+                        });
+                    }
+                    Some(command) => self.command_text(command, d + 1)?,
+                    None => self.hits_only(&value.replace(COMPUTED, " "), d + 1)?,
+                }
+            }
+        }
+        ControlFlow::Continue(())
     }
 
     /// Analyses text that a program runs as shell commands (an editor or ssh command, a git

@@ -452,7 +452,28 @@ fn powershell_and_cmd_separators_and_quotes() {
         ),
         kubectl
     );
-    // `!!` names no variable: cmd drops the marks (delayed expansion) or keeps them; either
-    // way no protected program starts, and the line is not refused as computed.
-    assert_eq!(program(Shell::Cmd, "!! & dir"), Ok(None));
+    // With delayed expansion on, cmd removes a `!` that closes no `!NAME!` (`kube!!ctl` runs
+    // `kubectl`), and expands `!NAME!` inside double quotes too: the guard cannot know whether
+    // it is on, so a command word with a `!` cannot be known. In an argument it is no matter.
+    for line in [
+        "kubectl!! get pods",
+        "!kubectl get pods",
+        "kube!X!ctl get pods",
+        "\"kube!X!ctl\" get pods",
+        "!! & dir",
+    ] {
+        assert!(
+            matches!(
+                program(Shell::Cmd, line),
+                Err(GuardError::DynamicProgram { .. })
+            ),
+            "{line}: {:?}",
+            program(Shell::Cmd, line)
+        );
+    }
+    assert_eq!(program(Shell::Cmd, "echo Hello! & dir"), Ok(None));
+    assert_eq!(
+        program(Shell::Cmd, "echo \"a!b\" & kubectl get pods"),
+        kubectl
+    );
 }
