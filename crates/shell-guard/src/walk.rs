@@ -552,24 +552,23 @@ impl<'g> Analyzer<'g> {
 
     /// Configuration given to git through the environment: a value may be an alias (`!cmd`)
     /// or a program such as a pager or an editor, which git runs. `GIT_CONFIG_VALUE_<n>` is one
-    /// value; `GIT_CONFIG_PARAMETERS` holds `'key'='value'` entries and the older
-    /// `'key=value'`, so every quoted piece counts, and so does what follows its first `=`.
-    /// When a part is computed, what it holds could pair the quotes differently: every piece
-    /// between quotes counts, and an alias with a computed part is an error.
+    /// value; `GIT_CONFIG_PARAMETERS` holds entries `'key'='value'` or (older) `'key=value'`,
+    /// quoted as [`git_quoted_words`] reads them: each entry counts, and so does what follows
+    /// its first `=`. When a part is computed, what it holds could pair the quotes differently,
+    /// so every piece between quotes counts too, and an alias with a computed part is an error.
     fn git_config(&mut self, name: &str, value: &Arg, d: usize) -> Flow {
         const COMPUTED: char = '\0';
         let (text, computed) = value.text_with(&COMPUTED.to_string());
-        let segments: Vec<&str> = text.split('\'').collect();
-        let pieces: Vec<&str> = if name != "GIT_CONFIG_PARAMETERS" || segments.len() == 1 {
-            vec![text.as_str()]
-        } else if computed {
-            segments
-        } else {
-            segments.into_iter().skip(1).step_by(2).collect()
-        };
-        for piece in pieces {
+        let mut pieces = vec![text.clone()];
+        if name == "GIT_CONFIG_PARAMETERS" {
+            pieces = git_quoted_words(&text);
+            if computed {
+                pieces.extend(text.split('\'').map(str::to_owned));
+            }
+        }
+        for piece in &pieces {
             let after_equals = piece.split_once('=').map(|(_, value)| value);
-            for value in std::iter::once(piece).chain(after_equals) {
+            for value in std::iter::once(piece.as_str()).chain(after_equals) {
                 match value.strip_prefix('!') {
                     Some(_) if value.contains(COMPUTED) => {
                         self.fail(GuardError::Opaque {
@@ -926,6 +925,33 @@ fn check_tokens(tokens: &[Token]) -> Result<usize, GuardError> {
         }
     }
     Ok(heredocs)
+}
+
+/// The words of `GIT_CONFIG_PARAMETERS` as git reads them: blanks separate, `'…'` quotes, and a
+/// backslash outside quotes takes the next character (git writes a `'` in a value as `'\''`).
+/// Anything else git would refuse is kept as written: reading more only ever denies.
+fn git_quoted_words(text: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => quoted = !quoted,
+            c if quoted => word.push(c),
+            '\\' => word.extend(chars.next()),
+            c if c.is_whitespace() => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
 }
 
 /// Whether a word starting `NAME[` holds too much nesting after the `[`. brush-parser tries every
