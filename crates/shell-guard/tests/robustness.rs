@@ -477,3 +477,39 @@ fn powershell_and_cmd_separators_and_quotes() {
         kubectl
     );
 }
+
+#[test]
+fn powershell_subexpressions_nest_16_levels_deep() {
+    use shell_guard::Shell;
+    let guard = guard();
+    // Written out rather than taken from MAX_NESTING, so a change of the limit shows.
+    let nested = |levels: usize| {
+        let mut line = "kubectl get pods".to_owned();
+        for _ in 0..levels {
+            line = format!("Write-Output $({line})");
+        }
+        line
+    };
+    let at_limit = guard.check_as(Shell::PowerShell, &nested(16));
+    assert!(
+        matches!(&at_limit, Ok(Some(hit)) if hit.program == "kubectl"),
+        "{at_limit:?}"
+    );
+    let over = guard.check_as(Shell::PowerShell, &nested(17));
+    assert!(matches!(&over, Err(GuardError::TooDeep { .. })), "{over:?}");
+}
+
+#[test]
+fn a_caller_with_a_small_stack_is_safe() {
+    // The guard parses and walks on a stack of its own: a caller's thread with little stack
+    // (here 256 KiB) does not overflow, even on constructs nested up to the budget.
+    let worker = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(|| {
+            let line = format!("{}kubectl get pods{}", "{ ".repeat(30), "; }".repeat(30));
+            guard().check(&line).map(|h| h.map(|h| h.program))
+        })
+        .expect("spawn");
+    let result = worker.join().expect("the worker panicked");
+    assert_eq!(result, Ok(Some("kubectl".to_owned())));
+}

@@ -35,7 +35,6 @@ impl Analyzer<'_> {
                 }
                 if let Some(value) = first.value()
                     && let Some(end) = value.find(['/', ',', '=', ';'])
-                    && end > 0
                     && let Some(hit) = value.get(..end).and_then(|p| self.protected(p))
                 {
                     return self.found(hit);
