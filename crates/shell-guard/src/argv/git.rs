@@ -105,7 +105,12 @@ impl Analyzer<'_> {
                     .iter()
                     .any(|prefix| flag.len() > prefix.len() && flag.starts_with(prefix)) =>
                 {
-                    let at = flag.find('=').map_or(2, |at| at + 1);
+                    // `-O` takes its command attached; every other prefix ends with `=`.
+                    let at = if flag.starts_with("-O") {
+                        2
+                    } else {
+                        flag.find('=').map_or(flag.len(), |at| at + 1)
+                    };
                     commands.push(flag[at..].to_owned());
                     i += 1;
                 }

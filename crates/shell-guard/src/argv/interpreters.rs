@@ -133,9 +133,11 @@ impl Analyzer<'_> {
                 1
             };
         }
+        // What stops the options is the script: a computed word too (`~/bin/kubectl`,
+        // `"$HOME/bin/kubectl"`), named by what it ends with.
         match args.get(i) {
-            Some(script) if !script.may_be_option() => self.script_name(script),
-            _ => ControlFlow::Continue(()),
+            Some(script) => self.script_name(script),
+            None => ControlFlow::Continue(()),
         }
     }
 

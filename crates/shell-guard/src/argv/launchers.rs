@@ -21,16 +21,21 @@ impl Analyzer<'_> {
                 }
             }
         }
-        let first = args.iter().position(|a| {
-            !a.may_be_option()
-                && !a
-                    .known()
-                    .is_some_and(|v| v.starts_with('/') && v.len() <= 9)
-        });
-        match first {
-            Some(i) => self.argv(from(args, i), ctx),
-            None => ControlFlow::Continue(()),
+        // A short word starting with `/` may be a Windows switch (`start /min cmd …`) or a
+        // program (`valgrind /bin/sh -c …`): both readings are analysed.
+        for (i, arg) in args.iter().enumerate() {
+            if arg.may_be_option() {
+                continue;
+            }
+            self.argv(from(args, i), ctx)?;
+            let switch = arg
+                .known()
+                .is_some_and(|v| v.starts_with('/') && v.len() <= 9);
+            if !switch {
+                break;
+            }
         }
+        ControlFlow::Continue(())
     }
 
     /// `tmux`, `screen`, `parallel`, `hyperfine`…: any argument may be a command string, and
