@@ -450,6 +450,28 @@ mod tests {
     }
 
     #[test]
+    fn a_powershell_variable_is_one_unknown_part() {
+        // `$env:HOME` is one variable: nothing of its name is left as text of the word.
+        let (commands, _) = split("Get-Item $env:HOME\\x $a_1:b", Dialect::PowerShell);
+        let words = &commands[0].words;
+        assert_eq!(
+            words[1].pieces,
+            [
+                Piece::Unknown { splits: false },
+                Piece::Char {
+                    c: '\\',
+                    quoted: true
+                },
+                Piece::Char {
+                    c: 'x',
+                    quoted: true
+                }
+            ]
+        );
+        assert_eq!(words[2].pieces, [Piece::Unknown { splits: false }]);
+    }
+
+    #[test]
     fn splits_powershell_and_cmd() {
         assert_eq!(
             firsts(
