@@ -1023,6 +1023,31 @@ mod tests {
             .unwrap_or_else(|_| panic!("scanning a $'…' string did not end"))
     }
 
+    /// `nested`, on a thread with a deadline, like `value_soon`.
+    fn nested_soon(raw: &str) -> Vec<String> {
+        let raw = raw.to_owned();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(nested(&raw));
+        });
+        rx.recv_timeout(std::time::Duration::from_secs(5))
+            .unwrap_or_else(|_| panic!("scanning a here-document operator did not end"))
+    }
+
+    #[test]
+    fn heredoc_delimiter_may_follow_blanks_inside_command_substitutions() {
+        // `<< EOF` and `<<- <tab>EOF`: blanks before the delimiter are skipped, and the body,
+        // whose `)` closes nothing, ends at the delimiter's line.
+        assert_eq!(
+            nested_soon("\"$(cat << EOF\nfix 1) \"x\nEOF\n)\""),
+            ["cat << EOF\nfix 1) \"x\nEOF\n"]
+        );
+        assert_eq!(
+            nested_soon("$(cat <<- \tEOF\n\tdone )\n\tEOF\n)"),
+            ["cat <<- \tEOF\n\tdone )\n\tEOF\n"]
+        );
+    }
+
     #[test]
     fn decodes_ansi_c_escapes_like_bash() {
         // Single-character escapes decode to one byte and the scan goes on after them.
@@ -1067,6 +1092,47 @@ mod tests {
             assert!(
                 matches!(deep(20, quoted), Err(GuardError::TooDeep { .. })),
                 "20 levels, quoted: {quoted}"
+            );
+        }
+    }
+
+    #[test]
+    fn depth_budget_is_exact_for_each_kind_of_nesting() {
+        // Each quote, expansion, operand and command text counts one level, whatever its
+        // kind: a word nesting `MAX_WORD_DEPTH` levels is scanned, one more is refused. The
+        // families below reach the budget through different scanners.
+        assert_eq!(MAX_WORD_DEPTH, 32);
+        let braces =
+            |n: usize, inner: &str| format!("{}{inner}{}", "${a:-".repeat(n), "}".repeat(n));
+        let quoted = |n: usize, inner: &str| format!("\"{}\"", braces(n, inner));
+        let skipped = |n: usize| format!("$(: {})", braces(n, "\"x\""));
+        let families: [(&str, String, String); 6] = [
+            // Unquoted: each `${a:-…}` is the expansion and its operand word (2 levels).
+            ("operand words", braces(16, "x"), braces(17, "x")),
+            // A backquote inside the deepest operand is one level more.
+            ("backquote", braces(15, "`x`"), braces(16, "`x`")),
+            // Quoted: the operand is quoted text, and `$x` in it is an expansion.
+            ("quoted expansion", quoted(15, "$x"), quoted(16, "$x")),
+            // `$(…)` is skipped as commands one level below its `$`.
+            (
+                "command substitution",
+                quoted(14, "$(x)"),
+                quoted(15, "$(x)"),
+            ),
+            // `$((…))`: its expression is text one level below, where `$x` is one more.
+            (
+                "arithmetic",
+                braces(14, "$(( $x ))"),
+                braces(15, "$(( $x ))"),
+            ),
+            // Inside `$(…)`, braces and double quotes are only skipped: one level each.
+            ("skipped text", skipped(29), skipped(30)),
+        ];
+        for (kind, fits, too_deep) in &families {
+            assert!(scan_word(fits).is_ok(), "{kind}: {fits}");
+            assert!(
+                matches!(scan_word(too_deep), Err(GuardError::TooDeep { .. })),
+                "{kind}: {too_deep}"
             );
         }
     }

@@ -513,3 +513,33 @@ fn a_caller_with_a_small_stack_is_safe() {
     let result = worker.join().expect("the worker panicked");
     assert_eq!(result, Ok(Some("kubectl".to_owned())));
 }
+
+#[test]
+fn eval_reads_its_words_as_sh_c_reads_the_same_string() {
+    // `eval WORDS…` runs its words joined with blanks: the command string it analyses is the
+    // one `sh -c` gets when given that string, within the same length limit. Computed parts
+    // stand in for longer than they are written, so the string can reach the limit while the
+    // line does not: right at the limit, eval and sh -c must still agree.
+    let guard = guard();
+    let string = |pad: usize| format!("kubectl get pods $x $x $x $x {}", "y".repeat(pad));
+    let found = |line: &str| matches!(guard.check(line), Ok(Some(hit)) if hit.program == "kubectl");
+    let sh_c = |pad: usize| found(&format!("sh -c \"{}\"", string(pad)));
+    // The longest padding with which sh -c still finds kubectl.
+    let (mut lo, mut hi) = (0, MAX_SCRIPT_BYTES - 64);
+    assert!(sh_c(lo) && !sh_c(hi));
+    assert!(guard.check(&format!("sh -c \"{}\"", string(hi))).is_err());
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if sh_c(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    for pad in [lo, hi] {
+        let quoted = format!("eval \"{}\"", string(pad));
+        let words = format!("eval {}", string(pad));
+        assert_eq!(found(&quoted), sh_c(pad), "{quoted}");
+        assert_eq!(found(&words), sh_c(pad), "{words}");
+    }
+}
