@@ -190,10 +190,11 @@ pub(crate) fn split(text: &str, dialect: Dialect) -> (Vec<Command>, Vec<String>)
                 i += 2;
             }
             '^' if dialect == Dialect::Cmd => {
-                if let Some(e) = at(i + 1)
-                    && e != '\n'
-                {
-                    sp.push(e);
+                match at(i + 1) {
+                    // The caret goes before delayed expansion, which still sees the `!`.
+                    Some('!') => sp.push_unknown(),
+                    Some(e) if e != '\n' => sp.push(e),
+                    _ => {}
                 }
                 i += 2;
             }

@@ -65,7 +65,8 @@
 //! on its standard input. Values that other programs run as commands are analysed like the
 //! line itself (a computed program in them is an error; a value computed as a whole, such as
 //! `"${EDITOR:-vim}"`, is only checked for protected programs): `EDITOR=`, `PAGER=`,
-//! `GIT_SSH_COMMAND=` and similar variables, `git -c` aliases (`!…`), pagers, editors and
+//! `GIT_SSH_COMMAND=` and similar variables, `git -c` aliases (`!…` with the words they receive,
+//! others as git command lines), pagers, editors and
 //! helpers (also through `GIT_CONFIG_*`, in both forms of `GIT_CONFIG_PARAMETERS` entries),
 //! `ssh -o ProxyCommand=`, `rsync -e`, `compgen -C`;
 //! strings given to `tmux`, `screen` and `parallel`, and stored values that bash would expand

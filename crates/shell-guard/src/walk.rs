@@ -24,13 +24,20 @@ const MAX_CONSTRUCTS: usize = 32;
 /// At most this many parentheses and `case` commands nested in the grammar: it backtracks
 /// exponentially on them when they are not closed.
 const MAX_PARENS: usize = 10;
-/// At most this many nesting characters after `NAME[` in a word (see [`subscript_too_complex`]):
+/// At most this many nesting characters after `NAME[` in a word (see [`subscript_nesting`]):
 /// with 11, `x[${a[${b[${c[${d[${e[0]}]}]}]}]}]` took seconds to parse.
-const MAX_SUBSCRIPT_NESTING: usize = 10;
+const MAX_SUBSCRIPT_NESTING: u32 = 10;
+/// The parse time of such words in one line, as the sum of 4 to the power of each one's nesting
+/// (the time grows about so fast): four words at the limit, or any number of plain subscripts
+/// such as `a[${#a[@]}]` that a 64 KiB line can hold (40 words of 9 took seconds).
+const MAX_SUBSCRIPT_COST: u64 = 4 * 4u64.pow(MAX_SUBSCRIPT_NESTING);
 /// Stack kept free for the grammar and for the walk of one program.
 const STACK: usize = 4 * 1024 * 1024;
 /// At most this many command texts parsed for one line (each `$(…)` is one).
 const MAX_PARSES: usize = 1000;
+/// At most this many second readings of a word for one line (a launcher's `/x`, a switch or a
+/// program): each doubles the work of what follows it.
+const MAX_READINGS: usize = 64;
 
 /// Where a command's standard input comes from.
 #[derive(Clone, Debug)]
@@ -66,6 +73,8 @@ pub(crate) struct Analyzer<'g> {
     error: Option<GuardError>,
     /// Parses left, shared with the analyses this one starts.
     parses: Rc<Cell<usize>>,
+    /// Second readings left, shared with the analyses this one starts.
+    readings: Rc<Cell<usize>>,
     /// Here-documents met in the program being walked.
     heredocs: usize,
     /// The text of the program being walked.
@@ -84,6 +93,7 @@ impl<'g> Analyzer<'g> {
             hit: None,
             error: None,
             parses: Rc::new(Cell::new(MAX_PARSES)),
+            readings: Rc::new(Cell::new(MAX_READINGS)),
             heredocs: 0,
             source: String::new(),
             collected: None,
@@ -115,6 +125,7 @@ impl<'g> Analyzer<'g> {
             hit: None,
             error: None,
             parses: Rc::clone(&self.parses),
+            readings: Rc::clone(&self.readings),
             heredocs: 0,
             source: String::new(),
             collected: self.collected.clone(),
@@ -132,6 +143,19 @@ impl<'g> Analyzer<'g> {
             return false;
         }
         self.parses.set(left - 1);
+        true
+    }
+
+    /// Takes one second reading from the budget; `false` (and an error) when it is spent.
+    pub(crate) fn take_reading(&mut self) -> bool {
+        let left = self.readings.get();
+        if left == 0 {
+            self.fail(GuardError::TooDeep {
+                what: "words read two ways in one line",
+            });
+            return false;
+        }
+        self.readings.set(left - 1);
         true
     }
 
@@ -534,7 +558,10 @@ impl<'g> Analyzer<'g> {
             });
             return ControlFlow::Continue(());
         }
-        if name == "GIT_CONFIG_PARAMETERS" || name.starts_with("GIT_CONFIG_VALUE_") {
+        if name == "GIT_CONFIG_PARAMETERS"
+            || name.starts_with("GIT_CONFIG_VALUE_")
+            || name.starts_with("GIT_CONFIG_KEY_")
+        {
             return self.git_config(name, value, d);
         }
         if !VARIABLES.contains(&name) {
@@ -550,34 +577,41 @@ impl<'g> Analyzer<'g> {
         }
     }
 
-    /// Configuration given to git through the environment: a value may be an alias (`!cmd`)
-    /// or a program such as a pager or an editor, which git runs. `GIT_CONFIG_VALUE_<n>` is one
-    /// value; `GIT_CONFIG_PARAMETERS` holds entries `'key'='value'` or (older) `'key=value'`,
-    /// quoted as [`git_quoted_words`] reads them: each entry counts, and so does what follows
-    /// its first `=`. When a part is computed, what it holds could pair the quotes differently,
-    /// so every piece between quotes counts too, and an alias with a computed part is an error.
+    /// Configuration given to git through the environment, read for what git runs because of
+    /// it (see [`crate::argv::setting_commands`]). `GIT_CONFIG_PARAMETERS` holds entries
+    /// `'key'='value'` or (older) `'key=value'`, read as [`git_config_entries`] reads them;
+    /// `GIT_CONFIG_VALUE_<n>` is a value whose key is not known here, so it is read as every
+    /// kind of command; `GIT_CONFIG_KEY_<n>` may name an `ext::` transport. When a part is
+    /// computed, what it holds could pair the quotes differently, so every piece between quotes
+    /// counts too; a command with a computed part is an error.
     fn git_config(&mut self, name: &str, value: &Arg, d: usize) -> Flow {
         const COMPUTED: char = '\0';
         let (text, computed) = value.text_with(&COMPUTED.to_string());
-        let mut pieces = vec![text.clone()];
+        let mut entries: Vec<(String, String)> = Vec::new();
         if name == "GIT_CONFIG_PARAMETERS" {
-            pieces = git_quoted_words(&text);
+            entries = git_config_entries(&text);
             if computed {
-                pieces.extend(text.split('\'').map(str::to_owned));
+                entries.extend(
+                    text.split('\'')
+                        .map(|piece| (String::new(), piece.to_owned())),
+                );
             }
+        } else if name.starts_with("GIT_CONFIG_KEY_") {
+            entries.push((text.clone(), String::new()));
+        } else {
+            entries.push(("alias.".to_owned(), text.clone()));
+            entries.push(("core.editor".to_owned(), text.clone()));
         }
-        for piece in &pieces {
-            let after_equals = piece.split_once('=').map(|(_, value)| value);
-            for value in std::iter::once(piece.as_str()).chain(after_equals) {
-                match value.strip_prefix('!') {
-                    Some(_) if value.contains(COMPUTED) => {
-                        self.fail(GuardError::Opaque {
-                            program: name.to_owned(),
-                            reason: "it holds a git alias whose command is computed",
-                        });
-                    }
-                    Some(command) => self.command_text(command, d + 1)?,
-                    None => self.hits_only(&value.replace(COMPUTED, " "), d + 1)?,
+        for (key, value) in &entries {
+            self.hits_only(&value.replace(COMPUTED, " "), d + 1)?;
+            for command in crate::argv::setting_commands(key, value) {
+                if command.contains(COMPUTED) {
+                    self.fail(GuardError::Opaque {
+                        program: name.to_owned(),
+                        reason: "a command git runs from it is computed",
+                    });
+                } else {
+                    self.command_text(&command, d + 1)?;
                 }
             }
         }
@@ -870,6 +904,7 @@ fn check_tokens(tokens: &[Token]) -> Result<usize, GuardError> {
         Keyword,
     }
     let mut open: Vec<Open> = Vec::new();
+    let mut subscript_cost = 0u64;
     for (i, token) in tokens.iter().enumerate() {
         match token {
             Token::Operator(op, _) if op == "(" => open.push(Open::Paren),
@@ -889,10 +924,14 @@ fn check_tokens(tokens: &[Token]) -> Result<usize, GuardError> {
                 "fi" | "done" if open.last() == Some(&Open::Keyword) => {
                     open.pop();
                 }
-                w if subscript_too_complex(w) => {
-                    return Err(GuardError::TooDeep {
-                        what: "expansions in an array subscript",
-                    });
+                w if subscript_nesting(w) > 0 => {
+                    let nesting = subscript_nesting(w);
+                    subscript_cost += 4u64.pow(nesting.min(MAX_SUBSCRIPT_NESTING + 1));
+                    if nesting > MAX_SUBSCRIPT_NESTING || subscript_cost > MAX_SUBSCRIPT_COST {
+                        return Err(GuardError::TooDeep {
+                            what: "expansions in array subscripts",
+                        });
+                    }
                 }
                 w if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) => {
                     // A descriptor number (`2>x`) must fit an i32: brush-parser unwraps it.
@@ -927,37 +966,52 @@ fn check_tokens(tokens: &[Token]) -> Result<usize, GuardError> {
     Ok(heredocs)
 }
 
-/// The words of `GIT_CONFIG_PARAMETERS` as git reads them: blanks separate, `'…'` quotes, and a
-/// backslash outside quotes takes the next character (git writes a `'` in a value as `'\''`).
-/// Anything else git would refuse is kept as written: reading more only ever denies.
-fn git_quoted_words(text: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
+/// The entries of `GIT_CONFIG_PARAMETERS` as git reads them, key and value: blanks separate
+/// entries, `'…'` quotes, and a backslash outside quotes takes the next character (git writes
+/// a `'` in a value as `'\''`). A `=` outside quotes ends the key (`'key'='value'`, where the
+/// key may hold a `=`); otherwise the first `=` does (`'key=value'`). Anything else git would
+/// refuse is kept as written: reading more only ever denies.
+fn git_config_entries(text: &str) -> Vec<(String, String)> {
+    let mut entries = Vec::new();
+    let mut entry = String::new();
+    // Where the key ends: the byte offset in `entry` of a `=` outside quotes.
+    let mut split: Option<usize> = None;
     let mut quoted = false;
+    let mut finish = |entry: &mut String, split: &mut Option<usize>| {
+        if entry.is_empty() {
+            return;
+        }
+        let at = split.take().or_else(|| entry.find('='));
+        let (key, value) = match at {
+            Some(at) => (entry[..at].to_owned(), entry[at + 1..].to_owned()),
+            None => (entry.clone(), String::new()),
+        };
+        entries.push((key, value));
+        entry.clear();
+    };
     let mut chars = text.chars();
     while let Some(c) = chars.next() {
         match c {
             '\'' => quoted = !quoted,
-            c if quoted => word.push(c),
-            '\\' => word.extend(chars.next()),
-            c if c.is_whitespace() => {
-                if !word.is_empty() {
-                    words.push(std::mem::take(&mut word));
-                }
+            c if quoted => entry.push(c),
+            '\\' => entry.extend(chars.next()),
+            '=' if split.is_none() => {
+                split = Some(entry.len());
+                entry.push('=');
             }
-            c => word.push(c),
+            c if c.is_whitespace() => finish(&mut entry, &mut split),
+            c => entry.push(c),
         }
     }
-    if !word.is_empty() {
-        words.push(word);
-    }
-    words
+    finish(&mut entry, &mut split);
+    entries
 }
 
-/// Whether a word starting `NAME[` holds too much nesting after the `[`. brush-parser tries every
-/// word as an assignment, and parses such a subscript with its backtracking word grammar, whose
-/// time grows exponentially with nesting (and its stack with `a[a[a[…`).
-fn subscript_too_complex(word: &str) -> bool {
+/// How many nesting characters a word starting `NAME[` holds after the `[`; 0 for any other
+/// word. brush-parser tries every word as an assignment, and parses such a subscript with its
+/// backtracking word grammar, whose time grows exponentially with nesting (and its stack with
+/// `a[a[a[…`).
+fn subscript_nesting(word: &str) -> u32 {
     let name_len = word
         .bytes()
         .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
@@ -967,12 +1021,12 @@ fn subscript_too_complex(word: &str) -> bool {
         .next()
         .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_');
     match word.get(name_len..) {
-        Some(rest) if starts_like_a_name && rest.starts_with('[') => {
-            rest.chars()
-                .filter(|c| matches!(c, '(' | '{' | '[' | '"' | '`'))
-                .count()
-                > MAX_SUBSCRIPT_NESTING
-        }
-        _ => false,
+        Some(rest) if starts_like_a_name && rest.starts_with('[') => rest
+            .chars()
+            .filter(|c| matches!(c, '(' | '{' | '[' | '"' | '`'))
+            .count()
+            .try_into()
+            .unwrap_or(u32::MAX),
+        _ => 0,
     }
 }

@@ -380,13 +380,7 @@ fn an_oversized_descriptor_is_refused_before_the_parser_sees_it() {
 #[test]
 fn a_dash_here_document_without_delimiter_is_refused_promptly() {
     // brush-parser's tokenizer loops for ever on `$(<<- (#`.
-    let (send, receive) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = send.send(guard().check("echo $(<<- (#"));
-    });
-    let result = receive
-        .recv_timeout(Duration::from_secs(20))
-        .expect("no answer within 20 s");
+    let result = answer_soon("echo $(<<- (#").expect("no answer within 20 s");
     assert!(matches!(result, Err(GuardError::Syntax(_))), "{result:?}");
 }
 
@@ -542,4 +536,50 @@ fn eval_reads_its_words_as_sh_c_reads_the_same_string() {
         assert_eq!(found(&quoted), sh_c(pad), "{quoted}");
         assert_eq!(found(&words), sh_c(pad), "{words}");
     }
+}
+
+/// The guard's answer on `line` (the program it hit), or an error when it takes more than 20 s
+/// (a debug build on a loaded machine; the inputs this catches took minutes).
+fn answer_soon(
+    line: &str,
+) -> Result<Result<Option<String>, GuardError>, std::sync::mpsc::RecvTimeoutError> {
+    let line = line.to_owned();
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = send.send(guard().check(&line).map(|h| h.map(|h| h.program)));
+    });
+    receive.recv_timeout(Duration::from_secs(20))
+}
+
+#[test]
+fn words_read_two_ways_are_bounded() {
+    // Each short `/word` after a launcher is read as a switch and as a program; when it is a
+    // launcher itself the work doubled with each (24 of them took minutes).
+    let line = format!("rr{} true", " /rr".repeat(200));
+    assert!(matches!(
+        answer_soon(&line).expect("no answer within 20 s"),
+        Err(GuardError::TooDeep { .. }) | Ok(None)
+    ));
+    let line = format!("rr{} kubectl get pods", " /rr".repeat(3));
+    assert_eq!(
+        answer_soon(&line).expect("no answer within 20 s"),
+        Ok(Some("kubectl".to_owned()))
+    );
+}
+
+#[test]
+fn array_subscripts_are_bounded_across_the_line() {
+    // Each word at the nesting limit parses in a fraction of a second; 40 of them took 10 s.
+    let word = "y[${a3[${a2[${a1[${a0[0]}]}]}]}]=2";
+    let line = vec![word; 40].join("; ");
+    assert!(matches!(
+        answer_soon(&line).expect("no answer within 20 s"),
+        Err(GuardError::TooDeep { .. })
+    ));
+    // Plain subscripts, however many, are read.
+    let line = format!("{} kubectl get pods", "a[${#a[@]}]=x; ".repeat(500));
+    assert_eq!(
+        answer_soon(&line).expect("no answer within 20 s"),
+        Ok(Some("kubectl".to_owned()))
+    );
 }

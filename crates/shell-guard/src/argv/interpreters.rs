@@ -134,11 +134,15 @@ impl Analyzer<'_> {
             };
         }
         // What stops the options is the script: a computed word too (`~/bin/kubectl`,
-        // `"$HOME/bin/kubectl"`), named by what it ends with.
-        match args.get(i) {
-            Some(script) => self.script_name(script),
-            None => ControlFlow::Continue(()),
+        // `"$HOME/bin/kubectl"`), named by what it ends with. An unquoted computed word may
+        // expand to nothing or to options: then the word after it may be the script.
+        for script in from(args, i) {
+            self.script_name(script)?;
+            if script.known().is_some() || !script.splits() {
+                break;
+            }
         }
+        ControlFlow::Continue(())
     }
 
     /// `python [options] (SCRIPT | -m MODULE | -c CODE) …`: a script or a module that is a

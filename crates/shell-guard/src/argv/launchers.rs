@@ -31,7 +31,7 @@ impl Analyzer<'_> {
             let switch = arg
                 .known()
                 .is_some_and(|v| v.starts_with('/') && v.len() <= 9);
-            if !switch {
+            if !switch || !self.take_reading() {
                 break;
             }
         }

@@ -22,6 +22,7 @@ use crate::{GuardError, Hit};
 mod builtins;
 mod exec;
 mod git;
+pub(crate) use git::setting_commands;
 mod interpreters;
 mod launchers;
 mod privilege;
