@@ -56,12 +56,12 @@ impl Analyzer<'_> {
                 }
                 // Programs git runs: transports (`--upload-pack`, `-u`), `rebase -x`,
                 // `difftool -x`, `grep -O`.
-                Some(flag) if let Some(attached) = command_option(&flag) => match attached {
-                    Some(command) => {
+                Some(flag) if command_option(&flag).is_some() => match command_option(&flag) {
+                    Some(Some(command)) => {
                         commands.push(command);
                         i += 1;
                     }
-                    None => {
+                    _ => {
                         match words.get(i + 1) {
                             Some(Some(command)) => commands.push(command.clone()),
                             Some(None) => {
