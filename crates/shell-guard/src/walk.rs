@@ -135,27 +135,23 @@ impl<'g> Analyzer<'g> {
 
     /// Takes one parse from the budget; `false` (and an error) when it is spent.
     pub(crate) fn take_parse(&mut self) -> bool {
-        let left = self.parses.get();
-        if left == 0 {
-            self.fail(GuardError::TooDeep {
-                what: "command strings in one line",
-            });
-            return false;
-        }
-        self.parses.set(left - 1);
-        true
+        let budget = Rc::clone(&self.parses);
+        self.take(&budget, "command strings in one line")
     }
 
     /// Takes one second reading from the budget; `false` (and an error) when it is spent.
     pub(crate) fn take_reading(&mut self) -> bool {
-        let left = self.readings.get();
+        let budget = Rc::clone(&self.readings);
+        self.take(&budget, "words read two ways in one line")
+    }
+
+    fn take(&mut self, budget: &Cell<usize>, what: &'static str) -> bool {
+        let left = budget.get();
         if left == 0 {
-            self.fail(GuardError::TooDeep {
-                what: "words read two ways in one line",
-            });
+            self.fail(GuardError::TooDeep { what });
             return false;
         }
-        self.readings.set(left - 1);
+        budget.set(left - 1);
         true
     }
 
