@@ -313,4 +313,32 @@ mod tests {
         assert!(parse("sudo", &SUDO, &a, 1).is_err(), "unknown option");
         Ok(())
     }
+
+    #[test]
+    fn lenient_spec_keeps_unlisted_long_options_by_name() -> Result<(), GuardError> {
+        // A shell's long options are many: one not listed is still read, and a handler asking
+        // for it by name (`--rcfile` of a shell that does not list it) finds it and its value.
+        const SHELL: Spec = Spec {
+            flags: "",
+            values: "",
+            optional: "",
+            any_letter: true,
+            plus: false,
+            numeric: false,
+            long_flags: &[],
+            long_values: &[],
+            lenient_long: true,
+        };
+        let a = args(&["xonsh", "--rcfile=<(x)", "--norc", "-i", "script"]);
+        let p = parse("xonsh", &SHELL, &a, 1)?;
+        assert_eq!(p.next, 4);
+        assert!(p.has(&[Opt::Long("norc")]));
+        let rcfile = p.value(&[Opt::Long("rcfile")]).and_then(Arg::value);
+        assert_eq!(rcfile.as_deref(), Some("<(x)"));
+        assert!(
+            !p.has(&[Opt::Long("rc")]),
+            "an unlisted name is matched whole"
+        );
+        Ok(())
+    }
 }

@@ -583,3 +583,12 @@ fn array_subscripts_are_bounded_across_the_line() {
         Ok(Some("kubectl".to_owned()))
     );
 }
+
+#[test]
+fn completion_options_after_a_computed_word_are_read() {
+    // `compgen $X -C CMD`: a computed word is skipped, and the `-C` after it still runs CMD.
+    assert_eq!(
+        answer_soon("compgen \"$X\" -C 'kubectl get pods' x").expect("no answer within 20 s"),
+        Ok(Some("kubectl".to_owned()))
+    );
+}
