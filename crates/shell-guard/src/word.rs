@@ -1031,7 +1031,25 @@ mod tests {
             let _ = tx.send(nested(&raw));
         });
         rx.recv_timeout(std::time::Duration::from_secs(5))
-            .unwrap_or_else(|_| panic!("scanning a here-document operator did not end"))
+            .unwrap_or_else(|_| panic!("finding the command texts of a word did not end"))
+    }
+
+    #[test]
+    fn braces_nest_inside_parameter_expansions() -> Result<(), GuardError> {
+        // `${x:-{a}}`: as in bash, the inner `{a}` does not close the expansion, which is
+        // one unknown part; no `}` of it is left as text of the word.
+        let (arg, _) = scan_word("\"${x:-{a}}\"")?;
+        assert_eq!(arg.pieces, [Piece::Unknown { splits: false }]);
+        Ok(())
+    }
+
+    #[test]
+    fn a_single_less_than_inside_command_substitutions_is_a_redirection() {
+        // `<in` reads a file: no here-document body follows, and the next line is a command.
+        assert_eq!(
+            nested_soon("$(sort <in\nkubectl get pods\n)"),
+            ["sort <in\nkubectl get pods\n"]
+        );
     }
 
     #[test]
@@ -1054,6 +1072,12 @@ mod tests {
         assert_eq!(value_soon("$'kube\\tctl'").as_deref(), Some("kube\tctl"));
         assert_eq!(value_soon("$'it\\'s'").as_deref(), Some("it's"));
         assert_eq!(value_soon("$'a\\bc'").as_deref(), Some("a\u{8}c"));
+        assert_eq!(
+            value_soon("$'\\e[0m\\E'").as_deref(),
+            Some("\u{1b}[0m\u{1b}")
+        );
+        // An escape bash does not know stays as written, once.
+        assert_eq!(value_soon("$'\\kubectl'").as_deref(), Some("\\kubectl"));
         // `\u` and `\U` without hex digits stay as written.
         assert_eq!(value_soon("$'\\uzz'").as_deref(), Some("\\uzz"));
         assert_eq!(value_soon("$'\\Uzz'").as_deref(), Some("\\Uzz"));
