@@ -19,7 +19,7 @@ const SERVER_PATH: [&str; 12] = [
     "prompt",
     "registry",
     "grants.rs",
-    "audit.rs",
+    "audit",
     "settings.rs",
 ];
 

@@ -97,6 +97,12 @@ impl ConfigRoot {
         self.dir.join("torii.log")
     }
 
+    /// The last value of the audit log's hash chain, kept apart from the log so that the chain
+    /// goes on across rotation and lines cut from the log's end show.
+    pub fn audit_head(&self) -> PathBuf {
+        self.dir.join(".audit-chain")
+    }
+
     pub fn providers_dir(&self) -> PathBuf {
         self.dir.join("providers")
     }

@@ -57,6 +57,11 @@ pub enum Command {
     /// Each line is ok, warning or problem, with the command that fixes it. Exits 1 when there
     /// is a problem, 0 otherwise (warnings included).
     Doctor,
+    /// Check the audit log (torii.log)
+    Audit {
+        #[command(subcommand)]
+        command: AuditCommand,
+    },
     /// Answer in this terminal the questions an approval window would ask, for the servers of
     /// this config root, while no window can open (SSH, containers, no display)
     Console,
@@ -79,6 +84,18 @@ pub enum Command {
         /// The config root pinned at install (clients do not pass TORII_CONFIG_DIR to hooks)
         #[arg(long, value_name = "DIR")]
         config_dir: std::path::PathBuf,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AuditCommand {
+    /// Check the log's hash chain: say where a line was edited, removed, inserted or moved, or
+    /// lines were cut from its end. Exits 1 when the chain is broken
+    ///
+    /// Only a copy kept elsewhere (an export) shows a log whose whole chain was rewritten.
+    Verify {
+        /// Rotated files of the log, oldest first, checked before torii.log as one chain
+        rotated: Vec<std::path::PathBuf>,
     },
 }
 

@@ -82,8 +82,10 @@ pub fn run() -> Result<(), DemoError> {
     console::data("");
     console::data(&style.title(&crate::tr!("demo-audit")));
     let log = std::fs::read_to_string(root.path().join("torii.log")).unwrap_or_default();
+    // Without the chain value that ends each line: 64 hex digits would hide what happened.
     for line in log.lines() {
-        console::data(&format!("  {line}"));
+        let text = crate::audit::chain::split(line).map_or(line, |(text, _)| text);
+        console::data(&format!("  {text}"));
     }
     console::data("");
     console::data(&style.title(&crate::tr!("demo-own-client")));

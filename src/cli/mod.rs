@@ -5,6 +5,7 @@
 
 mod agent;
 mod args;
+mod audit;
 mod demo;
 mod init;
 mod lookup;
@@ -15,8 +16,8 @@ mod target;
 
 pub use agent::hook;
 pub use args::{
-    AgentCommand, Cli, Command, PolicyCommand, ProviderCommand, SelfCommand, TargetAdd,
-    TargetCommand,
+    AgentCommand, AuditCommand, Cli, Command, PolicyCommand, ProviderCommand, SelfCommand,
+    TargetAdd, TargetCommand,
 };
 pub use policy::PolicyCliError;
 
@@ -79,6 +80,8 @@ pub enum CliError {
     Upgrade(#[from] crate::release::UpgradeError),
     #[error("{}", crate::tr!("cli-doctor-problems", count = *.0))]
     Doctor(usize),
+    #[error(transparent)]
+    Audit(#[from] audit::AuditCliError),
 }
 
 impl CliError {
@@ -115,6 +118,9 @@ pub fn run(command: Command, root: &ConfigRoot) -> Result<(), CliError> {
         Command::Reauth { tool, target } => reauth::run(&tool, target.as_deref(), root),
         Command::Agent { command } => agent::run(command, root),
         Command::Doctor => doctor(root),
+        Command::Audit {
+            command: AuditCommand::Verify { rotated },
+        } => audit::verify(&rotated, root),
         Command::Console => Ok(crate::terminal::run(root.dir())?),
         Command::SelfCmd {
             command: SelfCommand::Upgrade { check },

@@ -89,7 +89,7 @@ impl Dispatcher {
         settings: Settings,
         human: Human,
     ) -> Self {
-        let audit = AuditLog::new(root.audit_log());
+        let audit = AuditLog::of_root(root);
         let confinement = Confinement::new(
             root.configured(),
             settings.child_confinement,

@@ -529,7 +529,7 @@ fn reauth_of_a_target_renews_its_identity_bucket_and_aws_profile_points_to_the_n
          expect: \"123456789012\"\n",
     );
     // The audit log is the one file the command may append to.
-    let before = crate::pack::snapshot(root.path(), &["torii.log"]);
+    let before = crate::pack::snapshot(root.path(), &["torii.log", ".audit-chain"]);
     root.torii()
         .args(["reauth", "awsp", "producao"])
         .assert()
@@ -537,7 +537,10 @@ fn reauth_of_a_target_renews_its_identity_bucket_and_aws_profile_points_to_the_n
         .stderr(predicates::str::contains(
             "aws sso login --profile prod-sso",
         ));
-    assert_eq!(crate::pack::snapshot(root.path(), &["torii.log"]), before);
+    assert_eq!(
+        crate::pack::snapshot(root.path(), &["torii.log", ".audit-chain"]),
+        before
+    );
 }
 
 /// The book: an inherited provider without `validate` records `session-unchecked` and creates

@@ -594,7 +594,7 @@ async fn a_kuberc_cannot_redirect_an_alias_to_another_server_or_identity() {
 async fn the_official_package_refuses_file_and_verbosity_options_without_a_process() {
     let lab = lab(GET_PODS);
     let rules = lab.root.path().join("providers/kubectl/rules.yaml");
-    let before = crate::pack::snapshot(lab.root.path(), &["torii.log"]);
+    let before = crate::pack::snapshot(lab.root.path(), &["torii.log", ".audit-chain"]);
     let client = mcp_client::start(&lab.root, &[("PATH", lab.path_env())]).await;
     let rules = rules.display().to_string();
     let attacks: Vec<Vec<String>> = [
@@ -635,7 +635,7 @@ async fn the_official_package_refuses_file_and_verbosity_options_without_a_proce
     );
     assert!(lab.a.requests().is_empty() && lab.b.requests().is_empty());
     assert_eq!(
-        crate::pack::snapshot(lab.root.path(), &["torii.log"]),
+        crate::pack::snapshot(lab.root.path(), &["torii.log", ".audit-chain"]),
         before
     );
 }

@@ -389,14 +389,17 @@ fn a_corrupt_state_file_fails_closed_until_cleared() {
     assert_eq!(status(&registry, "dev", NOW), LeaseStatus::Inactive);
 }
 
-/// Every file under the root except the lease state and the audit log, with its bytes.
+/// Every file under the root except the lease state and the audit log and its chain head,
+/// with its bytes.
 pub fn snapshot_except_leases(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     fn walk(dir: &Path, files: &mut BTreeMap<PathBuf, Vec<u8>>) {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 walk(&path, files);
-            } else if !path.ends_with(".target-authorizations.yaml") && !path.ends_with("torii.log")
+            } else if !path.ends_with(".target-authorizations.yaml")
+                && !path.ends_with("torii.log")
+                && !path.ends_with(".audit-chain")
             {
                 files.insert(path.clone(), std::fs::read(&path).unwrap());
             }

@@ -16,6 +16,7 @@ mod agents;
 #[cfg(all(unix, feature = "gui"))]
 mod approval_windows;
 mod archives;
+mod audit_chain;
 mod auth;
 mod aws_moto;
 mod az_snow_real;

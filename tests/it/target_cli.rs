@@ -23,8 +23,8 @@ fn with_aws_profile(root: &Root) {
 
 /// The audit log without the epoch column.
 fn audit(root: &Root) -> Vec<String> {
-    let text = std::fs::read_to_string(root.path().join("torii.log")).unwrap_or_default();
-    text.lines()
+    crate::common::audit_lines(root)
+        .iter()
         .map(|line| line.split_once(" | ").unwrap().1.to_string())
         .collect()
 }
@@ -424,7 +424,7 @@ fn activate_defaults_to_default_target_minutes_and_audits_only_the_alias() {
         audit(&root),
         ["kubectl/dev | target-access-replaced | dev | for=7min"]
     );
-    let log = std::fs::read_to_string(root.path().join("torii.log")).unwrap();
+    let log = crate::common::audit_lines(&root).join("\n");
     assert!(!log.contains("ctx-a") && !log.contains("sha256"), "{log}");
 }
 

@@ -156,7 +156,7 @@ fn configured<'a>(provider: &'a Provider, alias: &str) -> Result<&'a Target, Cli
 }
 
 fn audit_log(root: &ConfigRoot) -> AuditLog {
-    AuditLog::new(root.audit_log())
+    AuditLog::of_root(root)
 }
 
 /// The audit scope of a target-aware call or lease change: `<provider name>/<alias>`.

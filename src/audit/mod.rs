@@ -4,14 +4,18 @@
 //! What may appear is decided here, not by callers: the reference is at most the first two
 //! arguments of a call, every field has line breaks and `|` replaced, and there is no way to
 //! pass environment, credentials, stdout or stderr. Writing is best-effort: a failed write is
-//! reported on stderr and never stops a call.
+//! reported on stderr and never stops a call. Each line ends with its value in a hash chain
+//! ([`chain`]), so that `torii audit verify` shows where the log was changed.
+
+pub mod chain;
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
-use std::io::Write;
+use std::fs::{File, TryLockError};
+use std::io::{Seek, SeekFrom, Write};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Every event Torii records. A closed set, so a typo cannot invent a new event name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,31 +174,51 @@ pub fn format_line(
 
 /// Appends events to the audit log of one config root.
 ///
-/// The file is kept open between events (clones share it) and opened again when the path no
-/// longer names it: an operator who moves or deletes the log for rotation gets the next line in
-/// a new file, and something else put in its place (a FIFO, a directory) is refused as at the
-/// first open. Other processes writing the same log are safe: every line is one `O_APPEND`
-/// write.
+/// The log and its chain head are kept open between events (clones share them) and opened
+/// again when their path no longer names them: an operator who moves or deletes the log for
+/// rotation gets the next line in a new file, chained to the last line of the old one, and
+/// something else put in their place (a FIFO, a directory) is refused as at the first open.
+/// Other processes writing the same root are safe: each line is chained and written while the
+/// head is locked, and every line is one `O_APPEND` write.
 #[derive(Debug, Clone)]
 pub struct AuditLog {
     path: PathBuf,
-    open: Arc<Mutex<Option<OpenLog>>>,
+    head_path: PathBuf,
+    open: Arc<Mutex<Kept>>,
+}
+
+#[derive(Debug, Default)]
+struct Kept {
+    log: Option<KeptFile>,
+    head: Option<KeptFile>,
 }
 
 #[derive(Debug)]
-struct OpenLog {
-    /// Opened close-on-exec, as std always does, so no child inherits a way to write the log.
-    file: std::fs::File,
+struct KeptFile {
+    /// Opened close-on-exec, as std always does, so no child inherits a way to write it.
+    file: File,
     /// `None` where there is nothing to compare (not Unix): then every line opens the file.
     identity: Option<FileIdentity>,
 }
 
+/// How long a line waits for another process that holds the chain's head. Past it the line is
+/// still written, chained to the head as read without the lock (a break `audit verify` will
+/// show if the other process wrote meanwhile): losing an event would be worse.
+const HEAD_PATIENCE: Duration = Duration::from_secs(1);
+
 impl AuditLog {
-    pub fn new(path: impl Into<PathBuf>) -> Self {
+    /// The log at `path`, chained through the head file at `head_path`.
+    pub fn new(path: impl Into<PathBuf>, head_path: impl Into<PathBuf>) -> Self {
         Self {
             path: path.into(),
+            head_path: head_path.into(),
             open: Arc::default(),
         }
+    }
+
+    /// The log of a config root.
+    pub fn of_root(root: &crate::paths::ConfigRoot) -> Self {
+        Self::new(root.audit_log(), root.audit_head())
     }
 
     /// Records one event. Never fails: audit is local observability, not a ledger.
@@ -202,9 +226,8 @@ impl AuditLog {
         let epoch = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |age| age.as_secs());
-        let mut line = format_line(epoch, scope, event, reference, detail);
-        line.push('\n');
-        if let Err(error) = self.append(line.as_bytes()) {
+        let text = format_line(epoch, scope, event, reference, detail);
+        if let Err(error) = self.append(&text) {
             // stderr, never stdout: stdout belongs to the MCP protocol.
             eprintln!(
                 "torii: audit log {} not written: {error}",
@@ -213,39 +236,145 @@ impl AuditLog {
         }
     }
 
-    fn append(&self, line: &[u8]) -> std::io::Result<()> {
-        // A poisoned lock means a write panicked; the handle itself is still whole.
-        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
-        let current = std::fs::metadata(&self.path)
-            .ok()
-            .and_then(|metadata| FileIdentity::of(&metadata));
-        let still_named =
-            matches!((&*open, current), (Some(log), Some(now)) if log.identity == Some(now));
-        if !still_named {
-            *open = None;
-            *open = Some(self.open_file()?);
+    /// Writes one line of `text` (already formatted) with its chain value.
+    fn append(&self, text: &str) -> std::io::Result<()> {
+        // A poisoned lock means a write panicked; the handles themselves are still whole.
+        let mut kept = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        let Kept { log, head } = &mut *kept;
+        let log = current(log, &self.path, || {
+            crate::files::private_file_options()
+                .create(true)
+                .append(true)
+                .open(&self.path)
+        })?;
+        let head = current(head, &self.head_path, || {
+            crate::files::private_file_options()
+                .create(true)
+                .read(true)
+                .write(true)
+                .open(&self.head_path)
+        })?;
+        let locked = lock_with_patience(head, Share::Exclusive);
+        if let Err(error) = &locked {
+            eprintln!(
+                "torii: audit chain {} not locked: {error}",
+                self.head_path.display()
+            );
         }
-        match &mut *open {
-            // One write of the whole line: O_APPEND keeps concurrent writers' lines whole.
-            Some(log) => log.file.write_all(line),
-            None => Err(std::io::Error::other("the audit log is not open")),
+        let written = chain_onto(log, head, text);
+        if locked.is_ok() {
+            let _ = head.unlock();
         }
+        written
     }
+}
 
-    fn open_file(&self) -> std::io::Result<OpenLog> {
-        // A FIFO in place of the log must not stall a call.
-        let file = crate::files::private_file_options()
-            .create(true)
-            .append(true)
-            .open(&self.path)?;
+/// Appends `text` to `log` chained to the value in `head`, then moves `head` on to it.
+fn chain_onto(log: &mut File, head: &mut File, text: &str) -> std::io::Result<()> {
+    head.seek(SeekFrom::Start(0))?;
+    let link = chain::read_head(head).next(text);
+    let mut line = chain::seal(text, &link);
+    line.push('\n');
+    // One write of the whole line: O_APPEND keeps concurrent writers' lines whole.
+    log.write_all(line.as_bytes())?;
+    let value = format!("{}\n", link.as_str());
+    head.seek(SeekFrom::Start(0))?;
+    head.write_all(value.as_bytes())?;
+    head.set_len(value.len() as u64)
+}
+
+/// The file kept in `slot` if `path` still names it, else `open()` checked as a regular file.
+fn current<'a>(
+    slot: &'a mut Option<KeptFile>,
+    path: &std::path::Path,
+    open: impl FnOnce() -> std::io::Result<File>,
+) -> std::io::Result<&'a mut File> {
+    let now = std::fs::metadata(path)
+        .ok()
+        .and_then(|metadata| FileIdentity::of(&metadata));
+    let still_named =
+        matches!((&*slot, now), (Some(kept), Some(now)) if kept.identity == Some(now));
+    if !still_named {
+        *slot = None;
+        // A FIFO in place of the file must not stall a call: it is opened non-blocking.
+        let file = open()?;
         let metadata = file.metadata()?;
         if !metadata.is_file() {
             return Err(std::io::Error::other("is not a regular file"));
         }
-        Ok(OpenLog {
+        *slot = Some(KeptFile {
             file,
             identity: FileIdentity::of(&metadata),
-        })
+        });
+    }
+    match slot {
+        Some(kept) => Ok(&mut kept.file),
+        None => Err(std::io::Error::other("not open")),
+    }
+}
+
+/// The log as it stood at one instant, for `torii audit verify`: its head, and how many bytes
+/// of the log lead to it. Both are read under the head's lock, so lines written while the
+/// log is being checked are not taken for lines beyond the head.
+#[derive(Debug)]
+pub struct Settled {
+    /// `None`: there is no head file.
+    pub head: Option<chain::Link>,
+    /// `None`: there is no log (it was rotated and nothing was written since).
+    pub log: Option<File>,
+    pub length: u64,
+}
+
+impl Settled {
+    pub fn read(root: &crate::paths::ConfigRoot) -> std::io::Result<Self> {
+        let head = match File::open(root.audit_head()) {
+            Ok(file) => Some(file),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+            Err(error) => return Err(error),
+        };
+        if let Some(head) = &head {
+            lock_with_patience(head, Share::Shared)?;
+        }
+        let log = match File::open(root.audit_log()) {
+            Ok(file) => Some(file),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+            Err(error) => return Err(error),
+        };
+        let length = match &log {
+            Some(log) => log.metadata()?.len(),
+            None => 0,
+        };
+        // A head that is not a chain value is a head the log cannot reach: the genesis, which
+        // no chained line equals.
+        let head = head.map(|mut head| chain::read_head(&mut head));
+        Ok(Self { head, log, length })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Share {
+    Exclusive,
+    Shared,
+}
+
+/// Takes the cross-process lock on the head, waiting at most [`HEAD_PATIENCE`].
+fn lock_with_patience(head: &File, share: Share) -> std::io::Result<()> {
+    let deadline = Instant::now() + HEAD_PATIENCE;
+    loop {
+        let taken = match share {
+            Share::Exclusive => head.try_lock(),
+            Share::Shared => head.try_lock_shared(),
+        };
+        match taken {
+            Ok(()) => return Ok(()),
+            Err(TryLockError::WouldBlock) if Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            Err(TryLockError::WouldBlock) => {
+                return Err(std::io::Error::other("held by another process"));
+            }
+            Err(TryLockError::Error(error)) => return Err(error),
+        }
     }
 }
 
@@ -371,7 +500,10 @@ mod tests {
     #[test]
     fn appends_lines_and_survives_unwritable_path() {
         let dir = tempfile::tempdir().unwrap();
-        let log = AuditLog::new(dir.path().join("torii.log"));
+        let log = AuditLog::new(
+            dir.path().join("torii.log"),
+            dir.path().join(".audit-chain"),
+        );
         log.record(
             "aws",
             Event::Invoke,
@@ -384,16 +516,19 @@ mod tests {
             &Reference::from_args(&["s3", "ls"]),
             Some("exit=0"),
         );
-        let text = std::fs::read_to_string(&log.path).unwrap();
-        assert_eq!(text.lines().count(), 2);
+        let written = lines(&log.path);
+        assert_eq!(written.len(), 2);
         assert!(
-            text.lines()
-                .nth(1)
-                .unwrap()
-                .ends_with("| ran | s3 ls | exit=0")
+            written[1].ends_with("| ran | s3 ls | exit=0"),
+            "{written:?}"
         );
         // A directory where the file should be: the write fails, the caller goes on.
-        AuditLog::new(dir.path()).record("aws", Event::Invoke, &Reference::none(), None);
+        AuditLog::new(dir.path(), dir.path().join(".audit-chain")).record(
+            "aws",
+            Event::Invoke,
+            &Reference::none(),
+            None,
+        );
     }
 
     #[cfg(unix)]
@@ -402,16 +537,21 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("torii.log");
         crate::files::make_fifo(&fifo);
-        let log = AuditLog::new(&fifo);
-        assert!(log.append(b"x\n").is_err());
+        let log = AuditLog::new(&fifo, dir.path().join(".audit-chain"));
+        assert!(log.append("x").is_err());
         log.record("aws", Event::Invoke, &Reference::none(), None);
     }
 
+    /// The text of each line, without its chain value.
     fn lines(path: &std::path::Path) -> Vec<String> {
         std::fs::read_to_string(path)
             .unwrap()
             .lines()
-            .map(str::to_string)
+            .map(|line| {
+                chain::split(line)
+                    .map_or(line, |(text, _)| text)
+                    .to_string()
+            })
             .collect()
     }
 
@@ -421,24 +561,24 @@ mod tests {
     fn a_rotated_or_deleted_log_is_opened_again() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("torii.log");
-        let log = AuditLog::new(&path);
+        let log = AuditLog::new(&path, dir.path().join(".audit-chain"));
         let shared = log.clone();
-        log.append(b"one\n").unwrap();
-        shared.append(b"two\n").unwrap();
+        log.append("one").unwrap();
+        shared.append("two").unwrap();
         std::fs::rename(&path, dir.path().join("torii.log.1")).unwrap();
-        log.append(b"three\n").unwrap();
+        log.append("three").unwrap();
         assert_eq!(lines(&dir.path().join("torii.log.1")), ["one", "two"]);
         assert_eq!(lines(&path), ["three"]);
 
         std::fs::remove_file(&path).unwrap();
-        shared.append(b"four\n").unwrap();
+        shared.append("four").unwrap();
         assert_eq!(lines(&path), ["four"]);
 
         // A new file moved into place (logrotate's `create`): lines go to it.
         let fresh = dir.path().join("fresh");
         std::fs::write(&fresh, "header\n").unwrap();
         std::fs::rename(&fresh, &path).unwrap();
-        log.append(b"five\n").unwrap();
+        log.append("five").unwrap();
         assert_eq!(lines(&path), ["header", "five"]);
     }
 
@@ -447,10 +587,10 @@ mod tests {
     fn a_log_truncated_in_place_is_written_at_its_new_end() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("torii.log");
-        let log = AuditLog::new(&path);
-        log.append(b"one\n").unwrap();
+        let log = AuditLog::new(&path, dir.path().join(".audit-chain"));
+        log.append("one").unwrap();
         std::fs::File::create(&path).unwrap();
-        log.append(b"two\n").unwrap();
+        log.append("two").unwrap();
         assert_eq!(lines(&path), ["two"]);
     }
 
@@ -462,14 +602,85 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("torii.log");
         let old = dir.path().join("old.log");
-        let log = AuditLog::new(&path);
-        log.append(b"one\n").unwrap();
+        let log = AuditLog::new(&path, dir.path().join(".audit-chain"));
+        log.append("one").unwrap();
         std::fs::rename(&path, &old).unwrap();
         crate::files::make_fifo(&path);
-        assert!(log.append(b"two\n").is_err());
+        assert!(log.append("two").is_err());
         std::fs::remove_file(&path).unwrap();
         std::fs::create_dir(&path).unwrap();
-        assert!(log.append(b"three\n").is_err());
+        assert!(log.append("three").is_err());
         assert_eq!(lines(&old), ["one"]);
+    }
+
+    fn verify_root(dir: &std::path::Path, rotated: &[&str]) -> chain::Report {
+        let names = rotated.iter().copied().chain(["torii.log"]);
+        let files = names.map(|name| chain::LogFile {
+            path: dir.join(name),
+            reader: File::open(dir.join(name)).unwrap(),
+        });
+        let head = std::fs::read_to_string(dir.join(".audit-chain")).unwrap();
+        chain::verify(files, chain::Link::parse(head.trim())).unwrap()
+    }
+
+    /// Every line is chained, across rotation, and the head follows the last line.
+    #[test]
+    fn lines_are_chained_across_rotation() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("torii.log");
+        let log = AuditLog::new(&path, dir.path().join(".audit-chain"));
+        log.append("one").unwrap();
+        log.append("two").unwrap();
+        std::fs::rename(&path, dir.path().join("torii.log.1")).unwrap();
+        log.append("three").unwrap();
+        let report = verify_root(dir.path(), &["torii.log.1"]);
+        assert_eq!((report.lines, report.starts_mid_chain), (3, false));
+        assert!(report.problems.is_empty(), "{report:?}");
+        // The new file alone continues a chain begun elsewhere.
+        let report = verify_root(dir.path(), &[]);
+        assert_eq!((report.lines, report.starts_mid_chain), (1, true));
+        assert!(report.problems.is_empty(), "{report:?}");
+    }
+
+    /// Writers with handles of their own (two servers of one root) take turns on the head,
+    /// so their lines form one chain.
+    #[test]
+    fn concurrent_writers_keep_one_chain() {
+        let dir = tempfile::tempdir().unwrap();
+        let writers: Vec<_> = (0..4)
+            .map(|n| {
+                let log = AuditLog::new(
+                    dir.path().join("torii.log"),
+                    dir.path().join(".audit-chain"),
+                );
+                std::thread::spawn(move || {
+                    for line in 0..50 {
+                        log.append(&format!("{n} {line}")).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for writer in writers {
+            writer.join().unwrap();
+        }
+        let report = verify_root(dir.path(), &[]);
+        assert_eq!(report.lines, 200);
+        assert!(report.problems.is_empty(), "{report:?}");
+    }
+
+    /// A head held by another process past the patience delays the line but does not lose it.
+    #[test]
+    fn a_held_head_does_not_lose_the_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = AuditLog::new(
+            dir.path().join("torii.log"),
+            dir.path().join(".audit-chain"),
+        );
+        log.append("one").unwrap();
+        let holder = File::open(dir.path().join(".audit-chain")).unwrap();
+        holder.lock().unwrap();
+        log.append("two").unwrap();
+        holder.unlock().unwrap();
+        assert_eq!(lines(&dir.path().join("torii.log")), ["one", "two"]);
     }
 }
