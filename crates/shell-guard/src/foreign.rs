@@ -139,7 +139,7 @@ pub(crate) fn split(text: &str, dialect: Dialect) -> (Vec<Command>, Vec<String>)
                         }
                         (Dialect::PowerShell, '`') => {
                             if let Some(e) = at(i + 1) {
-                                sp.push(powershell_escape(e));
+                                push_escape(&mut sp, e, at(i + 2));
                             }
                             i += 2;
                         }
@@ -184,7 +184,7 @@ pub(crate) fn split(text: &str, dialect: Dialect) -> (Vec<Command>, Vec<String>)
                     if e == '\n' {
                         // A line continuation.
                     } else {
-                        sp.push(powershell_escape(e));
+                        push_escape(&mut sp, e, at(i + 2));
                     }
                 }
                 i += 2;
@@ -213,8 +213,17 @@ pub(crate) fn split(text: &str, dialect: Dialect) -> (Vec<Command>, Vec<String>)
     (sp.commands, sp.nested)
 }
 
-/// A PowerShell escape: `` `n `` and friends are control characters, any other character
-/// stands for itself.
+/// A PowerShell escape of `c` (followed by `next`): `` `u{XXXX} `` is any character at all
+/// (PowerShell 6+), so unknown; the others are [`powershell_escape`].
+fn push_escape(sp: &mut Splitter, c: char, next: Option<char>) {
+    if c == 'u' && next == Some('{') {
+        sp.push_unknown();
+    } else {
+        sp.push(powershell_escape(c));
+    }
+}
+
+/// `` `n `` and friends are control characters, any other character stands for itself.
 fn powershell_escape(c: char) -> char {
     match c {
         '0' => '\0',

@@ -319,6 +319,32 @@ fn a_gate_lets_through_the_uses_it_does_not_block() {
 }
 
 #[test]
+fn gating_adds_no_program_already_protected_or_unnamed() {
+    // A program already protected stays listed once (and ungated); so does one gated twice.
+    let guard = guard()
+        .gated("kubectl", |_| false)
+        .gated("torii", |_| true)
+        .gated("/usr/bin/torii", |_| false);
+    let programs: Vec<&str> = guard.programs().collect();
+    assert_eq!(
+        programs,
+        ["kubectl", "aws", "az", "snow", "terraform", "torii"]
+    );
+    assert_eq!(
+        guard
+            .check("kubectl get pods")
+            .map(|h| h.map(|h| h.program)),
+        Ok(Some("kubectl".to_owned()))
+    );
+    // A name with no final component protects nothing: the guard still allows everything.
+    let nothing = Guard::new(Vec::<String>::new())
+        .gated("", |_| true)
+        .gated("/usr/bin/", |_| true);
+    assert_eq!(nothing.programs().count(), 0);
+    assert_eq!(nothing.check("$EDITOR x"), Ok(None));
+}
+
+#[test]
 fn a_hit_reports_the_command_word_as_written() {
     // zsh's `=cmd` names the program `cmd`; `==…` is no such expansion and stays as written
     // (bash runs the file `kubectl` in a directory `==`).
