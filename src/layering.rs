@@ -45,6 +45,10 @@ const FORBIDDEN: [&str; 17] = [
     "clap::",
 ];
 
+/// The one file on the server path allowed one of them: the OTLP exporter posts audit records
+/// to the collector the human configured, with reqwest, and downloads nothing.
+const ALLOWED: [(&str, &str); 1] = [("audit/export/otlp.rs", "reqwest::")];
+
 fn rust_files(path: &Path, out: &mut Vec<PathBuf>) {
     if path.is_dir() {
         for entry in std::fs::read_dir(path).into_iter().flatten().flatten() {
@@ -96,7 +100,10 @@ fn the_server_path_has_no_window_downloader_or_cli_code() {
                 }
                 None => code.contains(forbidden),
             };
-            if named {
+            let allowed = ALLOWED
+                .iter()
+                .any(|(path, name)| file.ends_with(path) && *name == forbidden);
+            if named && !allowed {
                 found.push(format!("{}: {forbidden}", file.display()));
             }
         }

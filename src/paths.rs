@@ -103,6 +103,11 @@ impl ConfigRoot {
         self.dir.join(".audit-chain")
     }
 
+    /// How many audit records each export destination dropped (`torii doctor` reads it).
+    pub fn audit_export_state(&self) -> PathBuf {
+        self.dir.join(".audit-export")
+    }
+
     pub fn providers_dir(&self) -> PathBuf {
         self.dir.join("providers")
     }

@@ -41,6 +41,13 @@ pub struct Settings {
     pub package_keys: Vec<crate::signature::PublicKey>,
     /// Whether a catalog or package that carries no signature may be installed.
     pub unsigned_packages: Unsigned,
+    /// Where audit records are also sent as RFC 5424 syslog messages.
+    pub audit_syslog: Option<crate::audit::export::config::SyslogAddress>,
+    /// The OTLP base endpoint audit records are also posted to (`…/v1/logs` is appended); it
+    /// wins over `OTEL_EXPORTER_OTLP_ENDPOINT`.
+    pub audit_otlp_endpoint: Option<String>,
+    /// Headers sent with every OTLP request, after those of the environment.
+    pub audit_otlp_headers: crate::audit::export::config::Headers,
 }
 
 /// `settings.yaml` `unsigned_packages`: whether a catalog or package without a signature may
@@ -76,6 +83,9 @@ impl Default for Settings {
             approval: crate::prompt::Approval::Auto,
             package_keys: Vec::new(),
             unsigned_packages: Unsigned::Allow,
+            audit_syslog: None,
+            audit_otlp_endpoint: None,
+            audit_otlp_headers: crate::audit::export::config::Headers::default(),
         }
     }
 }
@@ -129,6 +139,12 @@ struct RawSettings {
     package_keys: Vec<Value>,
     #[serde(default, deserialize_with = "written")]
     unsigned_packages: Option<Value>,
+    #[serde(default, deserialize_with = "written")]
+    audit_syslog: Option<Value>,
+    #[serde(default, deserialize_with = "written")]
+    audit_otlp_endpoint: Option<Value>,
+    #[serde(default, deserialize_with = "written")]
+    audit_otlp_headers: Option<Value>,
 }
 
 /// `package_keys`: a list, each item with its position; anything else is refused naming the
@@ -335,6 +351,35 @@ impl Settings {
                         )
                     })?,
             },
+            audit_syslog: match raw.audit_syslog {
+                None => None,
+                Some(value) => Some(
+                    crate::audit::export::config::SyslogAddress::parse(value.text().unwrap_or(""))
+                        .map_err(|message| wrong("audit_syslog", &value, message))?,
+                ),
+            },
+            audit_otlp_endpoint: match raw.audit_otlp_endpoint {
+                None => None,
+                Some(value) => match value.text() {
+                    Some(url) if url.starts_with("http://") || url.starts_with("https://") => {
+                        Some(url.to_string())
+                    }
+                    _ => {
+                        return Err(wrong(
+                            "audit_otlp_endpoint",
+                            &value,
+                            format!("expected an http:// or https:// URL, got {value}"),
+                        ));
+                    }
+                },
+            },
+            audit_otlp_headers: match raw.audit_otlp_headers {
+                None => crate::audit::export::config::Headers::default(),
+                Some(value) => crate::audit::export::config::Headers(
+                    crate::audit::export::config::parse_headers(value.text().unwrap_or("="))
+                        .map_err(|message| wrong("audit_otlp_headers", &value, message))?,
+                ),
+            },
         })
     }
 
@@ -369,7 +414,13 @@ impl Settings {
              #   - RWQ...\n\
              # Whether a catalog or package that carries no signature may be installed:\n\
              # allow (shown as unsigned by provider list and doctor) or refuse.\n\
-             # unsigned_packages: allow\n",
+             # unsigned_packages: allow\n\
+             # Audit records can also go to syslog (unix:/dev/log, udp:host:514, tcp:host:601)\n\
+             # and to an OTLP/HTTP collector (OTEL_EXPORTER_OTLP_ENDPOINT works too; headers as\n\
+             # name=value,name=value). The local torii.log stays the record of truth.\n\
+             # audit_syslog: unix:/dev/log\n\
+             # audit_otlp_endpoint: http://127.0.0.1:4318\n\
+             # audit_otlp_headers: authorization=Bearer%20...\n",
             defaults.max_output_bytes,
             defaults.default_grant_minutes,
             defaults.default_target_minutes,
@@ -451,6 +502,10 @@ mod tests {
             ("language: 1\n", "language"),
             ("approval: terminal\n", "approval"),
             ("unsigned_packages: no\n", "unsigned_packages"),
+            ("audit_syslog: /dev/log\n", "audit_syslog"),
+            ("audit_syslog: 5\n", "audit_syslog"),
+            ("audit_otlp_endpoint: ftp://x\n", "audit_otlp_endpoint"),
+            ("audit_otlp_headers: novalue\n", "audit_otlp_headers"),
             ("package_keys: [RWQxyz]\n", "package_keys[0]"),
             ("package_keys: [1]\n", "package_keys[0]"),
             (

@@ -8,6 +8,7 @@
 //! ([`chain`]), so that `torii audit verify` shows where the log was changed.
 
 pub mod chain;
+pub mod export;
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -161,15 +162,20 @@ pub fn format_line(
     line.push_str(" | ");
     line.push_str(event.as_str());
     line.push_str(" | ");
-    match sanitize(&reference.0).trim() {
-        "" => line.push('-'),
-        text => line.push_str(text),
-    }
+    line.push_str(&reference_column(reference));
     if let Some(detail) = detail {
         line.push_str(" | ");
         line.push_str(&sanitize(detail));
     }
     line
+}
+
+/// The short-rule column of `reference`: `-` when there is none.
+fn reference_column(reference: &Reference) -> String {
+    match sanitize(&reference.0).trim() {
+        "" => "-".to_string(),
+        text => text.to_string(),
+    }
 }
 
 /// Appends events to the audit log of one config root.
@@ -185,6 +191,8 @@ pub struct AuditLog {
     path: PathBuf,
     head_path: PathBuf,
     open: Arc<Mutex<Kept>>,
+    /// Where each event also goes, if anywhere (see [`export`]).
+    export: Option<Arc<export::Exporter>>,
 }
 
 #[derive(Debug, Default)]
@@ -213,12 +221,31 @@ impl AuditLog {
             path: path.into(),
             head_path: head_path.into(),
             open: Arc::default(),
+            export: None,
         }
     }
 
-    /// The log of a config root.
-    pub fn of_root(root: &crate::paths::ConfigRoot) -> Self {
-        Self::new(root.audit_log(), root.audit_head())
+    /// The log of a config root, with the export its settings and environment configure.
+    /// What cannot be used of the environment is said on stderr; export never stops Torii.
+    pub fn of_root(root: &crate::paths::ConfigRoot, settings: &crate::settings::Settings) -> Self {
+        let resolved = export::config::resolve(settings, |name| std::env::var(name).ok());
+        for warning in &resolved.warnings {
+            eprintln!("torii: {warning}");
+        }
+        let mut log = Self::new(root.audit_log(), root.audit_head());
+        if !resolved.config.destinations.is_empty() {
+            let exporter = export::Exporter::start(resolved.config, root.audit_export_state());
+            log.export = (!exporter.is_empty()).then(|| Arc::new(exporter));
+        }
+        log
+    }
+
+    /// Sends what is still queued for export, waiting at most `wait`; later events are only
+    /// written locally. The server calls it when its session ends.
+    pub fn finish_export(&self, wait: Duration) {
+        if let Some(exporter) = &self.export {
+            exporter.finish(wait);
+        }
     }
 
     /// Records one event. Never fails: audit is local observability, not a ledger.
@@ -227,17 +254,31 @@ impl AuditLog {
             .duration_since(UNIX_EPOCH)
             .map_or(0, |age| age.as_secs());
         let text = format_line(epoch, scope, event, reference, detail);
-        if let Err(error) = self.append(&text) {
+        match self.append(&text) {
+            Ok((line, link)) => {
+                if let Some(exporter) = &self.export {
+                    exporter.offer(&export::Record {
+                        epoch,
+                        scope: sanitize(scope).into_owned(),
+                        event: event.as_str(),
+                        reference: reference_column(reference),
+                        detail: detail.map(|detail| sanitize(detail).into_owned()),
+                        chain: link.as_str().to_string(),
+                        line,
+                    });
+                }
+            }
             // stderr, never stdout: stdout belongs to the MCP protocol.
-            eprintln!(
+            Err(error) => eprintln!(
                 "torii: audit log {} not written: {error}",
                 self.path.display()
-            );
+            ),
         }
     }
 
-    /// Writes one line of `text` (already formatted) with its chain value.
-    fn append(&self, text: &str) -> std::io::Result<()> {
+    /// Writes one line of `text` (already formatted) with its chain value; returns the line
+    /// as written (without its newline) and that value.
+    fn append(&self, text: &str) -> std::io::Result<(String, chain::Link)> {
         // A poisoned lock means a write panicked; the handles themselves are still whole.
         let mut kept = self.open.lock().unwrap_or_else(PoisonError::into_inner);
         let Kept { log, head } = &mut *kept;
@@ -270,7 +311,11 @@ impl AuditLog {
 }
 
 /// Appends `text` to `log` chained to the value in `head`, then moves `head` on to it.
-fn chain_onto(log: &mut File, head: &mut File, text: &str) -> std::io::Result<()> {
+fn chain_onto(
+    log: &mut File,
+    head: &mut File,
+    text: &str,
+) -> std::io::Result<(String, chain::Link)> {
     head.seek(SeekFrom::Start(0))?;
     let link = chain::read_head(head).next(text);
     let mut line = chain::seal(text, &link);
@@ -280,7 +325,9 @@ fn chain_onto(log: &mut File, head: &mut File, text: &str) -> std::io::Result<()
     let value = format!("{}\n", link.as_str());
     head.seek(SeekFrom::Start(0))?;
     head.write_all(value.as_bytes())?;
-    head.set_len(value.len() as u64)
+    head.set_len(value.len() as u64)?;
+    line.pop();
+    Ok((line, link))
 }
 
 /// The file kept in `slot` if `path` still names it, else `open()` checked as a regular file.

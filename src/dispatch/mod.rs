@@ -89,7 +89,7 @@ impl Dispatcher {
         settings: Settings,
         human: Human,
     ) -> Self {
-        let audit = AuditLog::of_root(root);
+        let audit = AuditLog::of_root(root, &settings);
         let confinement = Confinement::new(
             root.configured(),
             settings.child_confinement,
@@ -115,6 +115,10 @@ impl Dispatcher {
             running: tokio::sync::Semaphore::new(settings.max_concurrent_calls),
             settings,
         }
+    }
+
+    pub fn audit(&self) -> &AuditLog {
+        &self.audit
     }
 
     pub fn registry(&self) -> &Registry {

@@ -7,6 +7,7 @@
 //! promises; a warning is worth a look but may be what the human wants.
 
 mod agents;
+mod audit;
 mod permissions;
 mod providers;
 mod system;
@@ -125,6 +126,7 @@ pub fn examine(subject: &Subject<'_>) -> Vec<Finding> {
     ));
     findings.push(system::display());
     findings.extend(system::console(root));
+    findings.extend(audit::check(subject.root, &settings));
     findings
 }
 

@@ -101,6 +101,14 @@ async fn session(dispatcher: Arc<Dispatcher>) -> Result<(), ServeError> {
     let ended = service.waiting().await;
     signalled.abort();
     settle(&dispatcher).await;
+    // The session's last records to the organisation's log pipeline, before the process ends.
+    let exported = Arc::clone(&dispatcher);
+    let _ = tokio::task::spawn_blocking(move || {
+        exported
+            .audit()
+            .finish_export(crate::audit::export::FINISH_WAIT)
+    })
+    .await;
     ended.map_err(|error| ServeError::Session(error.to_string()))?;
     Ok(())
 }

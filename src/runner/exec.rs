@@ -25,7 +25,11 @@ use crate::secret::EnvVars;
 /// name the config root and test hooks, nothing a CLI needs.
 pub const TORII_ENV_PREFIX: &str = "TORII_";
 
-/// The server's environment without Torii's own variables, read once.
+/// The prefix of the OTLP exporter's variables (endpoint, headers that often hold an API key):
+/// they configure where Torii's audit goes, and never reach a provider child.
+pub const OTLP_ENV_PREFIX: &str = "OTEL_EXPORTER_OTLP_";
+
+/// The server's environment without Torii's own variables and the audit exporter's, read once.
 ///
 /// It cannot change while the server runs: changing a process's environment (`set_var`) is
 /// `unsafe`, which this crate denies, so what the first call saw is what every call inherits.
@@ -36,9 +40,9 @@ pub(super) fn inherited_env() -> &'static [(std::ffi::OsString, std::ffi::OsStri
     INHERITED.get_or_init(|| {
         std::env::vars_os()
             .filter(|(name, _)| {
-                !name
-                    .as_encoded_bytes()
-                    .starts_with(TORII_ENV_PREFIX.as_bytes())
+                let name = name.as_encoded_bytes();
+                !name.starts_with(TORII_ENV_PREFIX.as_bytes())
+                    && !name.starts_with(OTLP_ENV_PREFIX.as_bytes())
             })
             .collect()
     })

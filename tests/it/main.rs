@@ -17,6 +17,7 @@ mod agents;
 mod approval_windows;
 mod archives;
 mod audit_chain;
+mod audit_export;
 mod auth;
 mod aws_moto;
 mod az_snow_real;

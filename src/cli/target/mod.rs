@@ -155,8 +155,11 @@ fn configured<'a>(provider: &'a Provider, alias: &str) -> Result<&'a Target, Cli
     })
 }
 
+/// The root's audit log, exporting as its settings say (settings that do not load export
+/// nothing: the command reports them where it reads them).
 fn audit_log(root: &ConfigRoot) -> AuditLog {
-    AuditLog::of_root(root)
+    let settings = crate::settings::Settings::load(&root.settings_file()).unwrap_or_default();
+    AuditLog::of_root(root, &settings)
 }
 
 /// The audit scope of a target-aware call or lease change: `<provider name>/<alias>`.

@@ -453,3 +453,12 @@ audit-unchained = problem: { $file } line { $line } has no chain value: it was n
 audit-head-mismatch = problem: the log ends before the chain's head ({ $head }): lines were removed from its end, or the head was replaced
 audit-head-missing = problem: the chain's head ({ $head }) is missing
 audit-whole = the chain is whole
+
+## doctor: audit export
+doctor-audit-export = audit events are also sent to { $destination }
+doctor-audit-export-fix = set audit_otlp_endpoint or the OTEL_EXPORTER_OTLP_* variables as the Teams page describes
+doctor-audit-dropped = audit export to { $kind } dropped { $count ->
+        [one] { $count } record
+       *[other] { $count } records
+    }, the last at { $when }: { $error }
+doctor-audit-dropped-fix = make the destination reachable; every event is still in torii.log. Delete { $path } to reset the count

@@ -460,3 +460,12 @@ audit-unchained = problema: { $file } linha { $line } não tem valor de cadeia: 
 audit-head-mismatch = problema: o log termina antes da cabeça da cadeia ({ $head }): linhas foram removidas do fim, ou a cabeça foi substituída
 audit-head-missing = problema: a cabeça da cadeia ({ $head }) não existe
 audit-whole = a cadeia está íntegra
+
+## doctor: audit export
+doctor-audit-export = os eventos de auditoria também são enviados para { $destination }
+doctor-audit-export-fix = defina audit_otlp_endpoint ou as variáveis OTEL_EXPORTER_OTLP_* como descreve a página Teams
+doctor-audit-dropped = a exportação de auditoria para { $kind } descartou { $count ->
+        [one] { $count } registro
+       *[other] { $count } registros
+    }, o último em { $when }: { $error }
+doctor-audit-dropped-fix = torne o destino alcançável; todo evento continua em torii.log. Apague { $path } para zerar a contagem
