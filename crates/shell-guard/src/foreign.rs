@@ -294,10 +294,18 @@ fn powershell_dollar(chars: &[char], i: usize, sp: &mut Splitter) -> usize {
 
 /// A `%` in cmd at `i`: `%NAME%` is unknown, a lone `%` stands for itself. Returns the index
 /// after it.
+///
+/// A name holding a command separator (`5% & kubectl & 10%`) is read as text: cmd leaves an
+/// undefined `%NAME%` as it is, and then the separators between the two `%` split commands.
 fn cmd_percent(chars: &[char], i: usize, sp: &mut Splitter) -> usize {
     let close = (i + 1..chars.len()).find(|&k| matches!(chars.get(k), Some('%' | '\n' | '"')));
+    let separates = |k: usize| {
+        chars[i + 1..k]
+            .iter()
+            .any(|c| matches!(c, '&' | '|' | '<' | '>' | '(' | ')'))
+    };
     match close {
-        Some(k) if k > i + 1 && chars.get(k) == Some(&'%') => {
+        Some(k) if k > i + 1 && chars.get(k) == Some(&'%') && !separates(k) => {
             sp.push_unknown();
             k + 1
         }
@@ -479,6 +487,23 @@ mod tests {
             ]
         );
         assert_eq!(words[2].pieces, [Piece::Unknown { splits: false }]);
+    }
+
+    #[test]
+    fn a_lone_powershell_dollar_is_text() {
+        // A `$` that names no variable stands for itself, at the start of the text, before a
+        // blank, at its end and before a closing quote.
+        let (commands, _) = split("$ 5$ \"$\" $", Dialect::PowerShell);
+        let words: Vec<Option<String>> = commands[0].words.iter().map(Arg::value).collect();
+        assert_eq!(
+            words,
+            [
+                Some("$".to_owned()),
+                Some("5$".to_owned()),
+                Some("$".to_owned()),
+                Some("$".to_owned())
+            ]
+        );
     }
 
     #[test]
