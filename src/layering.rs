@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 /// The modules a tool call goes through, as source paths under `src/`.
-const SERVER_PATH: [&str; 12] = [
+const SERVER_PATH: [&str; 13] = [
     "mcp",
     "dispatch",
     "rules",
@@ -20,6 +20,7 @@ const SERVER_PATH: [&str; 12] = [
     "registry",
     "grants.rs",
     "audit",
+    "admin.rs",
     "settings.rs",
 ];
 

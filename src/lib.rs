@@ -3,6 +3,7 @@
 //! Dependencies point inward: the control plane (`cli`) and the server use `registry`,
 //! `runner`, `audit` and the pure `jasper` crate; none of those know about the others' callers.
 
+pub mod admin;
 mod agents;
 pub mod app;
 mod atomic;

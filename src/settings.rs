@@ -383,6 +383,50 @@ impl Settings {
         })
     }
 
+    /// The names of the fields the text of `path` sets (it parses: [`Self::parse`] succeeded).
+    pub fn fields_set(path: &Path, text: &str) -> Result<Vec<String>, SettingsError> {
+        if text
+            .lines()
+            .all(|line| line.trim().is_empty() || line.trim().starts_with('#'))
+        {
+            return Ok(Vec::new());
+        }
+        let fields: std::collections::BTreeMap<String, serde::de::IgnoredAny> =
+            strict_yaml::from_str(text).map_err(|error| SettingsError::Yaml {
+                path: path.to_path_buf(),
+                position: error.position,
+                message: error.message,
+            })?;
+        Ok(fields.into_keys().collect())
+    }
+
+    /// Takes the field named `name` from `other` (an administrator's settings, which lock it).
+    pub fn take_field(&mut self, other: &Settings, name: &str) {
+        match name {
+            "max_output_bytes" => self.max_output_bytes = other.max_output_bytes,
+            "default_grant_minutes" => self.default_grant_minutes = other.default_grant_minutes,
+            "default_target_minutes" => {
+                self.default_target_minutes = other.default_target_minutes;
+            }
+            "child_confinement" => self.child_confinement = other.child_confinement,
+            "call_timeout_seconds" => self.call_timeout_seconds = other.call_timeout_seconds,
+            "max_concurrent_calls" => self.max_concurrent_calls = other.max_concurrent_calls,
+            "language" => self.language = other.language,
+            "approval" => self.approval = other.approval,
+            "package_keys" => self.package_keys.clone_from(&other.package_keys),
+            "unsigned_packages" => self.unsigned_packages = other.unsigned_packages,
+            "audit_syslog" => self.audit_syslog.clone_from(&other.audit_syslog),
+            "audit_otlp_endpoint" => self
+                .audit_otlp_endpoint
+                .clone_from(&other.audit_otlp_endpoint),
+            "audit_otlp_headers" => self
+                .audit_otlp_headers
+                .clone_from(&other.audit_otlp_headers),
+            // `fields_set` only names fields `parse` accepted.
+            _ => {}
+        }
+    }
+
     /// The file `torii init` writes: the defaults, spelled out and explained.
     pub fn default_file() -> String {
         let defaults = Self::default();

@@ -24,6 +24,8 @@ pub enum PolicyCliError {
     #[error(transparent)]
     File(#[from] PolicyFileError),
     #[error(transparent)]
+    Admin(#[from] crate::admin::AdminError),
+    #[error(transparent)]
     Editor(#[from] EditorError),
     #[error("{}", crate::tr!("cli-policy-no-own", alias = .alias.as_str(), tool = .tool.as_str(), shared = .shared.display().to_string(), own = .own.display().to_string()))]
     NoOwnPolicy {
@@ -166,6 +168,19 @@ fn show(provider: &Provider, target: Option<&Target>) -> Result<(), CliError> {
             "warning: {}: {failure}",
             strict_yaml::located(effective.path.display(), failure.example.position)
         ));
+    }
+    let admin = crate::admin::AdminLayer::of_system().map_err(PolicyCliError::from)?;
+    if let Some((path, text)) = admin
+        .as_ref()
+        .and_then(|admin| admin.rules_of(provider.name()))
+    {
+        crate::console::data(&format!(
+            "# the administrator's deny rules, checked before this policy: {}",
+            path.display()
+        ));
+        for line in text.lines() {
+            crate::console::data(line);
+        }
     }
     Ok(())
 }
@@ -375,6 +390,9 @@ struct CheckReport<'a> {
     rule: Option<&'a str>,
     policy: String,
     ignored_accepts: &'a [String],
+    /// `admin` or `user`, where an administrator's layer exists.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    layer: Option<&'a str>,
 }
 
 fn check_one(
@@ -393,6 +411,7 @@ fn check_one(
                 rule: Some(&flag),
                 policy: effective.path.display().to_string(),
                 ignored_accepts: &[],
+                layer: None,
             });
         } else {
             crate::console::data("decision: denied");
@@ -402,6 +421,37 @@ fn check_one(
             crate::console::progress(&crate::tr!("cli-policy-locked-hint"));
         }
         return Ok(());
+    }
+    // The server checks the administrator's deny rules before the user's policy: so does this.
+    let admin = crate::admin::AdminLayer::of_system().map_err(PolicyCliError::from)?;
+    if let Some(admin) = &admin {
+        let denied = admin
+            .policy_of(provider)
+            .map_err(PolicyCliError::from)?
+            .and_then(|policy| crate::admin::denying_rule(&policy, args));
+        if let Some(rule) = denied {
+            let path = admin
+                .rules_of(provider.name())
+                .map(|(path, _)| path.display().to_string())
+                .unwrap_or_default();
+            if json {
+                crate::console::json(&CheckReport {
+                    decision: "denied",
+                    source: Some("explicit-deny"),
+                    rule: Some(&rule),
+                    policy: path,
+                    ignored_accepts: &[],
+                    layer: Some("admin"),
+                });
+            } else {
+                crate::console::data("decision: denied");
+                crate::console::data("source: explicit-deny");
+                crate::console::data(&format!("rule: {rule}"));
+                crate::console::data(&format!("policy: {path}"));
+                crate::console::data("layer: admin");
+            }
+            return Ok(());
+        }
     }
     let Evaluation {
         decision,
@@ -415,6 +465,7 @@ fn check_one(
             rule,
             policy: effective.path.display().to_string(),
             ignored_accepts: &ignored_accept_matches,
+            layer: admin.is_some().then_some("user"),
         });
         return Ok(());
     }
@@ -430,6 +481,9 @@ fn check_one(
     };
     crate::console::data(&rule_line);
     crate::console::data(&format!("policy: {}", effective.path.display()));
+    if admin.is_some() {
+        crate::console::data("layer: user");
+    }
     if decision == Decision::Unresolved {
         crate::console::progress(&crate::tr!("cli-policy-unresolved-hint"));
     }

@@ -9,6 +9,7 @@
 //! Every step that can fail, fails closed. Nothing on a denied path reads `.env`, credentials,
 //! caches or runs a validator: those reads come strictly after an allow.
 
+mod admin_deny;
 mod binding;
 mod decide;
 pub mod envelope;
@@ -31,6 +32,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value};
 
+pub use admin_deny::AdminDenies;
 use decide::Allowed;
 pub use envelope::{Envelope, EnvelopeError, Shape};
 pub use human::Human;
@@ -77,6 +79,8 @@ pub struct Dispatcher {
     confinement: Confinement,
     /// One permit per provider command running now (`settings.max_concurrent_calls`).
     running: tokio::sync::Semaphore,
+    /// The administrator's deny rules, checked before the user's policy.
+    admin: AdminDenies,
 }
 
 impl Dispatcher {
@@ -114,7 +118,14 @@ impl Dispatcher {
             confinement,
             running: tokio::sync::Semaphore::new(settings.max_concurrent_calls),
             settings,
+            admin: AdminDenies::default(),
         }
+    }
+
+    /// The dispatcher with the administrator's deny rules.
+    pub fn with_admin(mut self, admin: AdminDenies) -> Self {
+        self.admin = admin;
+        self
     }
 
     pub fn audit(&self) -> &AuditLog {

@@ -6,6 +6,7 @@
 //! command fails only on a problem: something that stops Torii from working or weakens what it
 //! promises; a warning is worth a look but may be what the human wants.
 
+mod admin;
 mod agents;
 mod audit;
 mod permissions;
@@ -113,6 +114,11 @@ pub fn examine(subject: &Subject<'_>) -> Vec<Finding> {
             crate::settings::Settings::default()
         }
     };
+    // What the servers use: the administrator's layer locks what it sets.
+    let settings = match crate::admin::AdminLayer::of_system() {
+        Ok(Some(admin)) => admin.lock(settings),
+        _ => settings,
+    };
     let trust = crate::packages::Trust::new(&settings, subject.root.settings_file()).ok();
     findings.extend(providers::check(root, trust.as_ref()));
     findings.extend(agents::check(subject));
@@ -126,6 +132,7 @@ pub fn examine(subject: &Subject<'_>) -> Vec<Finding> {
     ));
     findings.push(system::display());
     findings.extend(system::console(root));
+    findings.extend(admin::check());
     findings.extend(audit::check(subject.root, &settings));
     findings
 }

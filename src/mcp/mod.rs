@@ -16,6 +16,7 @@ use rmcp::ServiceExt;
 
 pub use server::ToriiServer;
 
+use crate::admin::AdminLayer;
 use crate::dispatch::{Dispatcher, Human};
 use crate::paths::ConfigRoot;
 use crate::registry::{Registry, RegistryError};
@@ -37,13 +38,20 @@ pub enum ServeError {
     NoProviders(std::path::PathBuf),
     #[error("cannot start the async runtime: {0}")]
     Runtime(std::io::Error),
+    #[error(transparent)]
+    Admin(#[from] crate::admin::AdminError),
     #[error("MCP session failed: {0}")]
     Session(String),
 }
 
 /// Loads everything the server needs; an invalid provider stops startup here.
 pub fn build(root: &ConfigRoot) -> Result<Dispatcher, ServeError> {
+    let admin = AdminLayer::of_system()?;
     let settings = Settings::load(&root.settings_file())?;
+    let settings = match &admin {
+        Some(admin) => admin.lock(settings),
+        None => settings,
+    };
     // The windows speak it; everything the agent reads stays English.
     crate::language::set_for_process(crate::language::choose(settings.language)?);
     let registry = Registry::load(root.dir())?;
@@ -51,7 +59,15 @@ pub fn build(root: &ConfigRoot) -> Result<Dispatcher, ServeError> {
         return Err(ServeError::NoProviders(root.providers_dir()));
     }
     let human = Human::from_env(root.dir(), settings.approval);
-    Ok(Dispatcher::new(root, Arc::new(registry), settings, human))
+    let mut denies = crate::dispatch::AdminDenies::default();
+    if let Some(admin) = &admin {
+        for provider in registry.iter() {
+            if let Some(policy) = admin.policy_of(provider)? {
+                denies.insert(provider.tool(), policy, admin.dir.clone());
+            }
+        }
+    }
+    Ok(Dispatcher::new(root, Arc::new(registry), settings, human).with_admin(denies))
 }
 
 /// Serves MCP on stdin/stdout until the client closes the session. When startup fails, the

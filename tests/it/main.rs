@@ -11,6 +11,7 @@
 // scripts/test.sh and scripts/check.sh turn on) are ignored, with that reason, in a build
 // without it: a plain `cargo test` lists them instead of dropping them.
 
+mod admin_layer;
 mod agent_clients;
 mod agents;
 #[cfg(all(unix, feature = "gui"))]

@@ -58,6 +58,22 @@ impl Dispatcher {
         self.audit
             .record(&call.scope, Event::Invoke, &call.reference, None);
 
+        // The administrator's layer first: nothing of the user's can let this through.
+        if let Some((rule, dir)) = self.admin.denying(call.provider.tool(), call.args) {
+            self.audit.record(
+                &call.scope,
+                Event::DeniedExplicit,
+                &call.reference,
+                Some("layer=admin"),
+            );
+            let message = format!(
+                "denied by the administrator's rule `{rule}` (in {}). This operation is not \
+                 available on this machine; do not retry it.",
+                dir.display()
+            );
+            return Err(Stop::denied(Source::ExplicitDeny, Some(rule), message));
+        }
+
         let policy = self
             .rules
             .load(call.provider, call.binding.target())

@@ -462,3 +462,9 @@ doctor-audit-dropped = audit export to { $kind } dropped { $count ->
        *[other] { $count } records
     }, the last at { $when }: { $error }
 doctor-audit-dropped-fix = make the destination reachable; every event is still in torii.log. Delete { $path } to reset the count
+
+## doctor: the administrator's layer
+doctor-admin = administrator's layer { $path }: deny rules for { $providers }; locked settings: { $settings }
+doctor-admin-broken-fix = an administrator must correct the file named above; until then the server answers every call with this error
+doctor-admin-writable = { $path } can be changed by someone other than root, who could loosen what the administrator's layer denies
+doctor-admin-writable-fix = an administrator: chown -R root { $path } && chmod -R go-w { $path }

@@ -469,3 +469,9 @@ doctor-audit-dropped = a exportação de auditoria para { $kind } descartou { $c
        *[other] { $count } registros
     }, o último em { $when }: { $error }
 doctor-audit-dropped-fix = torne o destino alcançável; todo evento continua em torii.log. Apague { $path } para zerar a contagem
+
+## doctor: the administrator's layer
+doctor-admin = camada do administrador { $path }: regras de negação para { $providers }; configurações travadas: { $settings }
+doctor-admin-broken-fix = um administrador precisa corrigir o arquivo indicado acima; até lá o servidor responde toda chamada com este erro
+doctor-admin-writable = { $path } pode ser alterado por alguém além do root, que poderia afrouxar o que a camada do administrador nega
+doctor-admin-writable-fix = um administrador: chown -R root { $path } && chmod -R go-w { $path }
