@@ -212,7 +212,7 @@ struct KeptFile {
 /// How long a line waits for another process that holds the chain's head. Past it the line is
 /// still written, chained to the head as read without the lock (a break `audit verify` will
 /// show if the other process wrote meanwhile): losing an event would be worse.
-const HEAD_PATIENCE: Duration = Duration::from_secs(1);
+const HEAD_PATIENCE: Duration = Duration::from_millis(100);
 
 impl AuditLog {
     /// The log at `path`, chained through the head file at `head_path`.
@@ -257,13 +257,15 @@ impl AuditLog {
         match self.append(&text) {
             Ok((line, link)) => {
                 if let Some(exporter) = &self.export {
+                    let chain =
+                        link.map_or_else(|| "-".to_string(), |link| link.as_str().to_string());
                     exporter.offer(&export::Record {
                         epoch,
                         scope: sanitize(scope).into_owned(),
                         event: event.as_str(),
                         reference: reference_column(reference),
                         detail: detail.map(|detail| sanitize(detail).into_owned()),
-                        chain: link.as_str().to_string(),
+                        chain,
                         line,
                     });
                 }
@@ -278,35 +280,77 @@ impl AuditLog {
 
     /// Writes one line of `text` (already formatted) with its chain value; returns the line
     /// as written (without its newline) and that value.
-    fn append(&self, text: &str) -> std::io::Result<(String, chain::Link)> {
+    fn append(&self, text: &str) -> std::io::Result<(String, Option<chain::Link>)> {
         // A poisoned lock means a write panicked; the handles themselves are still whole.
         let mut kept = self.open.lock().unwrap_or_else(PoisonError::into_inner);
         let Kept { log, head } = &mut *kept;
-        let log = current(log, &self.path, || {
+        // A head that cannot be used must not cost the log its line: the line is then written
+        // without a chain value, which `audit verify` reports.
+        let mut head = match current(head, &self.head_path, || open_head(&self.head_path)) {
+            Ok(head) => Some(head),
+            Err(error) => {
+                eprintln!(
+                    "torii: audit chain {} unusable ({error}): the line is written without a chain value",
+                    self.head_path.display()
+                );
+                None
+            }
+        };
+        // The head is locked before looking at which file the log's path names, so that two
+        // servers cannot put lines into an old and a new file in another order than the
+        // chain's while the log is rotated.
+        let locked =
+            head.as_deref()
+                .is_some_and(|head| match lock_with_patience(head, Share::Exclusive) {
+                    Ok(()) => true,
+                    Err(error) => {
+                        eprintln!("torii: audit chain {}: {error}", self.head_path.display());
+                        false
+                    }
+                });
+        let written = current(log, &self.path, || {
             crate::files::private_file_options()
                 .create(true)
                 .append(true)
                 .open(&self.path)
-        })?;
-        let head = current(head, &self.head_path, || {
-            crate::files::private_file_options()
-                .create(true)
-                .read(true)
-                .write(true)
-                .open(&self.head_path)
-        })?;
-        let locked = lock_with_patience(head, Share::Exclusive);
-        if let Err(error) = &locked {
-            eprintln!(
-                "torii: audit chain {} not locked: {error}",
-                self.head_path.display()
-            );
-        }
-        let written = chain_onto(log, head, text);
-        if locked.is_ok() {
+        })
+        .and_then(|log| match head.as_deref_mut() {
+            Some(head) => chain_onto(log, head, text).map(|(line, link)| (line, Some(link))),
+            None => log
+                .write_all(format!("{text}\n").as_bytes())
+                .map(|()| (text.to_string(), None)),
+        });
+        if let (true, Some(head)) = (locked, head) {
             let _ = head.unlock();
         }
         written
+    }
+}
+
+/// The head file, opened for reading and writing: created owner-only, never through a
+/// symbolic link (it would truncate what the link names), never blocking on a FIFO.
+fn open_head(path: &std::path::Path) -> std::io::Result<File> {
+    let mut options = crate::files::private_file_options();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
+    }
+    options.create(true).read(true).write(true).open(path)
+}
+
+/// `path` opened for reading if it exists, refused unless it is a regular file (a FIFO must
+/// not hang `audit verify`).
+pub fn open_regular(path: &std::path::Path) -> std::io::Result<Option<File>> {
+    let file = match crate::files::private_file_options().read(true).open(path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(error),
+    };
+    if file.metadata()?.is_file() {
+        Ok(Some(file))
+    } else {
+        Err(std::io::Error::other("is not a regular file"))
     }
 }
 
@@ -365,8 +409,7 @@ fn current<'a>(
 /// log is being checked are not taken for lines beyond the head.
 #[derive(Debug)]
 pub struct Settled {
-    /// `None`: there is no head file.
-    pub head: Option<chain::Link>,
+    pub head: chain::Head,
     /// `None`: there is no log (it was rotated and nothing was written since).
     pub log: Option<File>,
     pub length: u64,
@@ -374,26 +417,19 @@ pub struct Settled {
 
 impl Settled {
     pub fn read(root: &crate::paths::ConfigRoot) -> std::io::Result<Self> {
-        let head = match File::open(root.audit_head()) {
-            Ok(file) => Some(file),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
-            Err(error) => return Err(error),
-        };
+        let head = open_regular(&root.audit_head())?;
         if let Some(head) = &head {
             lock_with_patience(head, Share::Shared)?;
         }
-        let log = match File::open(root.audit_log()) {
-            Ok(file) => Some(file),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
-            Err(error) => return Err(error),
-        };
+        let log = open_regular(&root.audit_log())?;
         let length = match &log {
             Some(log) => log.metadata()?.len(),
             None => 0,
         };
-        // A head that is not a chain value is a head the log cannot reach: the genesis, which
-        // no chained line equals.
-        let head = head.map(|mut head| chain::read_head(&mut head));
+        let head = match head {
+            Some(mut head) => chain::Head::read(&mut head)?,
+            None => chain::Head::Missing,
+        };
         Ok(Self { head, log, length })
     }
 }
@@ -660,14 +696,16 @@ mod tests {
         assert_eq!(lines(&old), ["one"]);
     }
 
-    fn verify_root(dir: &std::path::Path, rotated: &[&str]) -> chain::Report {
+    fn verify_root(dir: &std::path::Path, rotated: &[&str], continued: bool) -> chain::Report {
         let names = rotated.iter().copied().chain(["torii.log"]);
+        // The last rotation may have left no new log.
+        let names = names.filter(|name| dir.join(name).exists());
         let files = names.map(|name| chain::LogFile {
             path: dir.join(name),
             reader: File::open(dir.join(name)).unwrap(),
         });
-        let head = std::fs::read_to_string(dir.join(".audit-chain")).unwrap();
-        chain::verify(files, chain::Link::parse(head.trim())).unwrap()
+        let head = chain::Head::read(&mut File::open(dir.join(".audit-chain")).unwrap()).unwrap();
+        chain::verify(files, &head, continued).unwrap()
     }
 
     /// Every line is chained, across rotation, and the head follows the last line.
@@ -680,13 +718,14 @@ mod tests {
         log.append("two").unwrap();
         std::fs::rename(&path, dir.path().join("torii.log.1")).unwrap();
         log.append("three").unwrap();
-        let report = verify_root(dir.path(), &["torii.log.1"]);
-        assert_eq!((report.lines, report.starts_mid_chain), (3, false));
+        let report = verify_root(dir.path(), &["torii.log.1"], false);
+        assert_eq!(report.lines, 3);
         assert!(report.problems.is_empty(), "{report:?}");
-        // The new file alone continues a chain begun elsewhere.
-        let report = verify_root(dir.path(), &[]);
-        assert_eq!((report.lines, report.starts_mid_chain), (1, true));
-        assert!(report.problems.is_empty(), "{report:?}");
+        // The new file alone continues a chain begun elsewhere: whole only when said.
+        let report = verify_root(dir.path(), &[], true);
+        assert_eq!((report.lines, report.problems.len()), (1, 0), "{report:?}");
+        let report = verify_root(dir.path(), &[], false);
+        assert_eq!(report.problems.len(), 1, "{report:?}");
     }
 
     /// Writers with handles of their own (two servers of one root) take turns on the head,
@@ -710,8 +749,43 @@ mod tests {
         for writer in writers {
             writer.join().unwrap();
         }
-        let report = verify_root(dir.path(), &[]);
+        let report = verify_root(dir.path(), &[], false);
         assert_eq!(report.lines, 200);
+        assert!(report.problems.is_empty(), "{report:?}");
+    }
+
+    /// Red team: which file the log's path named was looked at before the head was locked, so
+    /// while the log was rotated a line could go to the old file after others went to the new.
+    #[test]
+    fn concurrent_writers_keep_one_chain_across_rotation() {
+        let dir = tempfile::tempdir().unwrap();
+        let writers: Vec<_> = (0..3)
+            .map(|n| {
+                let log = AuditLog::new(
+                    dir.path().join("torii.log"),
+                    dir.path().join(".audit-chain"),
+                );
+                std::thread::spawn(move || {
+                    for line in 0..150 {
+                        log.append(&format!("{n} {line}")).unwrap();
+                    }
+                })
+            })
+            .collect();
+        let mut rotated = Vec::new();
+        for n in 1..=5 {
+            std::thread::sleep(Duration::from_millis(3));
+            let name = format!("torii.log.{n}");
+            if std::fs::rename(dir.path().join("torii.log"), dir.path().join(&name)).is_ok() {
+                rotated.push(name);
+            }
+        }
+        for writer in writers {
+            writer.join().unwrap();
+        }
+        let rotated: Vec<&str> = rotated.iter().map(String::as_str).collect();
+        let report = verify_root(dir.path(), &rotated, false);
+        assert_eq!(report.lines, 450);
         assert!(report.problems.is_empty(), "{report:?}");
     }
 

@@ -96,6 +96,10 @@ pub enum AuditCommand {
     Verify {
         /// Rotated files of the log, oldest first, checked before torii.log as one chain
         rotated: Vec<std::path::PathBuf>,
+        /// The first file continues a chain whose start is no longer kept (older rotated files
+        /// were deleted); without it, its first line must start a chain
+        #[arg(long)]
+        continued: bool,
     },
 }
 

@@ -12,20 +12,22 @@ use super::CliError;
 /// Why `audit verify` could not give an answer, or its answer: the log was changed.
 #[derive(Debug, thiserror::Error)]
 pub enum AuditCliError {
-    #[error("{}", crate::tr!("audit-unreadable", path = .0.display().to_string(), error = .1.to_string()))]
+    #[error("{}", crate::tr!("audit-unreadable", path = .0.display().to_string()))]
     Unreadable(PathBuf, #[source] std::io::Error),
     #[error("{}", crate::tr!("audit-changed", count = *.0))]
     Changed(usize),
 }
 
 /// Checks `rotated` (oldest first) and then the root's `torii.log` as one chain, and the
-/// chain's end against the root's head.
-pub fn verify(rotated: &[PathBuf], root: &ConfigRoot) -> Result<(), CliError> {
+/// chain's end against the root's head. `continued`: the first file need not start a chain.
+pub fn verify(rotated: &[PathBuf], continued: bool, root: &ConfigRoot) -> Result<(), CliError> {
     let unreadable = |path: PathBuf| move |error| AuditCliError::Unreadable(path, error);
     let settled = Settled::read(root).map_err(unreadable(root.audit_log()))?;
     let mut files: Vec<LogFile<Box<dyn Read>>> = Vec::new();
     for path in rotated {
-        let file = std::fs::File::open(path).map_err(unreadable(path.clone()))?;
+        let file = crate::audit::open_regular(path)
+            .and_then(|file| file.ok_or_else(|| std::io::ErrorKind::NotFound.into()))
+            .map_err(unreadable(path.clone()))?;
         files.push(LogFile {
             path: path.clone(),
             reader: Box::new(file),
@@ -37,31 +39,26 @@ pub fn verify(rotated: &[PathBuf], root: &ConfigRoot) -> Result<(), CliError> {
             reader: Box::new(log.take(settled.length)),
         });
     }
-    let report = chain::verify(files, settled.head).map_err(unreadable(root.audit_log()))?;
+    let report =
+        chain::verify(files, &settled.head, continued).map_err(unreadable(root.audit_log()))?;
 
     let head = root.audit_head().display().to_string();
     crate::console::data(&crate::tr!("audit-lines", count = report.lines));
-    if report.before_chain > 0 {
-        crate::console::data(&crate::tr!(
-            "audit-before-chain",
-            count = report.before_chain
-        ));
-    }
-    if report.starts_mid_chain {
-        crate::console::data(&crate::tr!("audit-mid-chain"));
-    }
     for problem in &report.problems {
+        let shown = |file: &std::path::Path| file.display().to_string();
         crate::console::data(&match problem {
-            Problem::Broken { file, line } => crate::tr!(
-                "audit-broken",
-                file = file.display().to_string(),
-                line = *line
-            ),
-            Problem::Unchained { file, line } => crate::tr!(
-                "audit-unchained",
-                file = file.display().to_string(),
-                line = *line
-            ),
+            Problem::Broken { file, line } => {
+                crate::tr!("audit-broken", file = shown(file), line = *line)
+            }
+            Problem::Unchained { file, line } => {
+                crate::tr!("audit-unchained", file = shown(file), line = *line)
+            }
+            Problem::TooLong { file, line } => {
+                crate::tr!("audit-too-long", file = shown(file), line = *line)
+            }
+            Problem::StartsMidChain { file } => {
+                crate::tr!("audit-mid-chain", file = file.display().to_string())
+            }
             Problem::HeadMismatch => crate::tr!("audit-head-mismatch", head = head.clone()),
             Problem::HeadMissing => crate::tr!("audit-head-missing", head = head.clone()),
         });

@@ -119,8 +119,8 @@ pub fn run(command: Command, root: &ConfigRoot) -> Result<(), CliError> {
         Command::Agent { command } => agent::run(command, root),
         Command::Doctor => doctor(root),
         Command::Audit {
-            command: AuditCommand::Verify { rotated },
-        } => audit::verify(&rotated, root),
+            command: AuditCommand::Verify { rotated, continued },
+        } => audit::verify(&rotated, continued, root),
         Command::Console => Ok(crate::terminal::run(root.dir())?),
         Command::SelfCmd {
             command: SelfCommand::Upgrade { check },

@@ -144,14 +144,18 @@ async fn rotation_keeps_one_chain() {
         .assert()
         .success()
         .stdout(predicate::str::contains("the chain is whole"));
-    // Alone, the new file says where its chain begins, without a problem.
+    // Alone, the new file continues a chain that did not begin in it: a problem, unless the
+    // human says the older files are gone.
     root.torii()
         .args(["audit", "verify"])
         .assert()
+        .code(1)
+        .stdout(predicate::str::contains("does not start a chain"));
+    root.torii()
+        .args(["audit", "verify", "--continued"])
+        .assert()
         .success()
-        .stdout(predicate::str::contains(
-            "the chain begins in an earlier file",
-        ));
+        .stdout(predicate::str::contains("the chain is whole"));
 
     // The last line of the rotated file removed: the first line of the new one breaks.
     let text = std::fs::read_to_string(&rotated).unwrap();
@@ -176,4 +180,78 @@ async fn verify_speaks_portuguese() {
         .assert()
         .success()
         .stdout(predicate::str::contains("a cadeia está íntegra"));
+}
+
+/// Red team: the first line was never checked, so editing it on a log never rotated verified.
+#[tokio::test]
+async fn an_edited_first_line_is_found() {
+    let root = root_with_calls(1).await;
+    rewrite(&root, |lines| {
+        lines[0] = lines[0].replace("invoke | s3 ls", "invoke | s3 rm --recursive");
+    });
+    verify_fails_at(&root, "the first line of");
+}
+
+/// Red team: lines without a chain value before the first chained one were "not covered", so
+/// stripping every value but the last let any line be rewritten.
+#[tokio::test]
+async fn lines_stripped_of_their_value_are_found() {
+    let root = root_with_calls(2).await;
+    rewrite(&root, |lines| {
+        let last = lines.len() - 1;
+        for line in &mut lines[..last] {
+            let (text, _) = line.rsplit_once(" | chain=").unwrap();
+            *line = text.replace("denied-explicit", "allowed-by-rules");
+        }
+    });
+    verify_fails_at(&root, "torii.log line 1 has no chain value");
+    // And with the head emptied and every value gone.
+    rewrite(&root, |lines| {
+        for line in lines.iter_mut() {
+            if let Some((text, _)) = line.rsplit_once(" | chain=") {
+                *line = text.to_string();
+            }
+        }
+    });
+    std::fs::write(root.path().join(".audit-chain"), "").unwrap();
+    verify_fails_at(&root, "the log ends before the chain's head");
+}
+
+/// Red team: a head that could not be opened (a directory in its place) cost the log every
+/// line. The lines are written, without a chain value, and verify says so.
+#[tokio::test]
+async fn a_broken_head_costs_the_log_no_line() {
+    let root = Root::new();
+    install_provider(&root, "cli", &simple_provider("cli", ""), RULES);
+    std::fs::create_dir(root.path().join(".audit-chain")).unwrap();
+    let fake = FakeCli::new(&root, "cli", "echo listed");
+    session(&root, &fake, 1).await;
+    let text = std::fs::read_to_string(log_path(&root)).unwrap();
+    assert!(text.lines().count() >= 4, "{text}");
+    assert!(text.contains("| ran | s3 ls | exit=0\n"), "{text}");
+    root.torii()
+        .args(["audit", "verify"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("cannot read the audit log"));
+}
+
+/// Red team: verify opened a FIFO given as a rotated file and waited forever.
+#[cfg(unix)]
+#[tokio::test]
+async fn a_fifo_is_refused_not_waited_on() {
+    let root = root_with_calls(1).await;
+    let fifo = root.path().join("torii.log.1");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    root.torii()
+        .args(["audit", "verify"])
+        .arg(&fifo)
+        .timeout(std::time::Duration::from_secs(20))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("is not a regular file"));
 }

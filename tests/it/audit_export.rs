@@ -446,3 +446,46 @@ fn a_collector_that_stops_costs_no_call_and_doctor_counts_the_drops() {
         "{report}"
     );
 }
+
+/// Red team: `doctor` printed the collector's URL with its password and API key, and a
+/// mistyped header with its value; the agent's shell may run `doctor`.
+#[test]
+fn doctor_shows_no_secret_of_the_exporter() {
+    let (root, _fake) = root_with_settings(
+        "audit_otlp_endpoint: http://alice:S3cretPW@127.0.0.1:1/x?api_key=QSECRET\n",
+    );
+    let doctor = root
+        .torii()
+        .arg("doctor")
+        .env("OTEL_EXPORTER_OTLP_HEADERS", "x-api-key:HSECRET==")
+        .output()
+        .unwrap();
+    let report = format!(
+        "{}{}",
+        String::from_utf8_lossy(&doctor.stdout),
+        String::from_utf8_lossy(&doctor.stderr)
+    );
+    assert!(
+        report.contains("OTLP http://127.0.0.1:1/x/v1/logs"),
+        "{report}"
+    );
+    for secret in ["S3cretPW", "QSECRET", "alice", "HSECRET"] {
+        assert!(!report.contains(secret), "{secret} in {report}");
+    }
+    // Headers from the environment go with the environment's endpoint; a mistyped one is
+    // named by its position only.
+    std::fs::write(root.path().join("settings.yaml"), "").unwrap();
+    let doctor = root
+        .torii()
+        .arg("doctor")
+        .env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:1")
+        .env("OTEL_EXPORTER_OTLP_HEADERS", "x-api-key:HSECRET==")
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&doctor.stdout);
+    assert!(
+        report.contains("OTEL_EXPORTER_OTLP_HEADERS: header 1"),
+        "{report}"
+    );
+    assert!(!report.contains("HSECRET"), "{report}");
+}

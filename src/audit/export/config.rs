@@ -79,7 +79,7 @@ impl fmt::Display for Destination {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Destination::Syslog(address) => write!(formatter, "syslog {address}"),
-            Destination::Otlp(target) => write!(formatter, "OTLP {}", target.url),
+            Destination::Otlp(target) => write!(formatter, "OTLP {}", shown_url(&target.url)),
         }
     }
 }
@@ -153,18 +153,29 @@ pub fn resolve(
             .push(Destination::Syslog(address.clone()));
     }
     let var = |name: &str| var(name).filter(|value| !value.trim().is_empty());
-    let url = match &settings.audit_otlp_endpoint {
-        Some(base) => Some(logs_url(base)),
-        None => var(OTEL_LOGS_ENDPOINT).or_else(|| var(OTEL_ENDPOINT).map(|base| logs_url(&base))),
-    };
-    let Some(url) = url else {
+    // The human's endpoint goes with the human's headers only, and the environment's with the
+    // environment's: a key in settings.yaml never goes to an address the environment names.
+    if let Some(base) = &settings.audit_otlp_endpoint {
+        resolved
+            .config
+            .destinations
+            .push(Destination::Otlp(OtlpTarget {
+                url: logs_url(base),
+                headers: settings.audit_otlp_headers.0.clone(),
+            }));
+        return resolved;
+    }
+    let Some(url) =
+        var(OTEL_LOGS_ENDPOINT).or_else(|| var(OTEL_ENDPOINT).map(|base| logs_url(&base)))
+    else {
         return resolved;
     };
     let protocol = var(OTEL_LOGS_PROTOCOL).or_else(|| var(OTEL_PROTOCOL));
     if let Some(protocol) = protocol.filter(|protocol| protocol != "http/protobuf") {
         resolved.warnings.push(format!(
             "audit export: OTLP protocol `{protocol}` is not supported (only http/protobuf); \
-             nothing is sent to {url}"
+             nothing is sent to {}",
+            shown_url(&url)
         ));
         return resolved;
     }
@@ -179,7 +190,6 @@ pub fn resolve(
             }
         }
     }
-    headers.extend(settings.audit_otlp_headers.0.iter().cloned());
     resolved
         .config
         .destinations
@@ -187,29 +197,56 @@ pub fn resolve(
     resolved
 }
 
-/// The logs URL of a base endpoint, as the OTLP specification builds it.
-fn logs_url(base: &str) -> String {
-    format!("{}/v1/logs", base.trim_end_matches('/'))
+/// `url` as it may be shown (in `doctor`, on stderr, in `.audit-export`): without the
+/// credentials of its authority (`user:password@`) nor its query and fragment, where
+/// collectors take API keys.
+pub fn shown_url(url: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
+    let rest = rest.split(['?', '#']).next().unwrap_or_default();
+    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let host = authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, host)| host);
+    if scheme.is_empty() {
+        format!("{host}{path}")
+    } else {
+        format!("{scheme}://{host}{path}")
+    }
 }
 
-/// `name=value,name=value`, values percent-encoded (the OTLP headers format).
+/// The logs URL of a base endpoint, as the OTLP specification builds it.
+fn logs_url(base: &str) -> String {
+    let (base, query) = match base.find(['?', '#']) {
+        Some(at) => base.split_at(at),
+        None => (base, ""),
+    };
+    format!("{}/v1/logs{query}", base.trim_end_matches('/'))
+}
+
+/// `name=value,name=value`, values percent-encoded (the OTLP headers format). An error names
+/// the pair by its position only: a mistyped pair may hold the secret.
 pub fn parse_headers(text: &str) -> Result<Vec<(String, String)>, String> {
     text.split(',')
         .filter(|pair| !pair.trim().is_empty())
-        .map(|pair| {
-            let (name, value) = pair
-                .split_once('=')
-                .ok_or_else(|| "expected `name=value` pairs separated by commas".to_string())?;
+        .enumerate()
+        .map(|(index, pair)| {
+            let number = index + 1;
+            let (name, value) = pair.split_once('=').ok_or_else(|| {
+                format!("header {number} is not `name=value` (pairs are separated by commas)")
+            })?;
             let name = name.trim();
             let valid = !name.is_empty()
                 && name
                     .bytes()
                     .all(|byte| byte.is_ascii_alphanumeric() || b"-_.".contains(&byte));
             if !valid {
-                return Err(format!("`{name}` is not a header name"));
+                return Err(format!(
+                    "header {number} has no valid name (letters, digits, `-`, `_`, `.`)"
+                ));
             }
-            let value = percent_decode(value.trim())
-                .ok_or_else(|| format!("the value of `{name}` is not valid percent-encoding"))?;
+            let value = percent_decode(value.trim()).ok_or_else(|| {
+                format!("the value of header {number} is not valid percent-encoding")
+            })?;
             Ok((name.to_string(), value))
         })
         .collect()
@@ -339,15 +376,44 @@ mod tests {
         );
     }
 
+    /// Red team: headers of settings.yaml went to an endpoint the environment named, and a
+    /// password in the URL was printed.
+    #[test]
+    fn settings_headers_go_only_to_the_settings_endpoint_and_urls_are_shown_without_secrets() {
+        let settings = Settings {
+            audit_otlp_headers: Headers(vec![("api-key".into(), "human-secret".into())]),
+            ..Settings::default()
+        };
+        let resolved = resolve(&settings, env(&[(OTEL_ENDPOINT, "http://agent:1")]));
+        let [Destination::Otlp(target)] = resolved.config.destinations.as_slice() else {
+            panic!("{resolved:?}");
+        };
+        assert!(target.headers.is_empty(), "{target:?}");
+        assert_eq!(
+            shown_url("http://alice:S3cret@collector:4318/v1/logs?api_key=Q#f"),
+            "http://collector:4318/v1/logs"
+        );
+        assert_eq!(shown_url("https://c.example"), "https://c.example");
+        assert_eq!(logs_url("http://h:1/x?key=v"), "http://h:1/x/v1/logs?key=v");
+        let destination = Destination::Otlp(OtlpTarget {
+            url: "http://u:p@h:1/v1/logs?k=v".into(),
+            headers: Vec::new(),
+        });
+        assert_eq!(destination.to_string(), "OTLP http://h:1/v1/logs");
+    }
+
     #[test]
     fn bad_headers_are_named() {
         assert!(parse_headers("novalue").is_err());
         assert!(
-            parse_headers("bad name=1")
+            parse_headers("a=1,bad name=1")
                 .unwrap_err()
-                .contains("`bad name`")
+                .contains("header 2")
         );
-        assert!(parse_headers("a=%zz").unwrap_err().contains("`a`"));
+        assert!(parse_headers("a=%zz").unwrap_err().contains("header 1"));
+        // Red team: a `:` typed for `=` put the key in the message.
+        let error = parse_headers("x-api-key:SECRETKEY123==").unwrap_err();
+        assert!(!error.contains("SECRET"), "{error}");
         assert!(
             parse_headers("a=x%0Dy").is_err(),
             "no line break in a header"

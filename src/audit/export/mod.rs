@@ -14,7 +14,7 @@ pub mod otlp;
 pub mod state;
 pub mod syslog;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -96,6 +96,10 @@ struct Queue {
     dropped: Arc<state::Pending>,
     /// Set when the session ends: a failing batch is then dropped at once, not retried.
     finishing: Arc<AtomicBool>,
+    /// Records offered and not yet taken by the thread: lost, and counted, if the thread is
+    /// still stuck when the session ends.
+    queued: Arc<AtomicU64>,
+    state: Arc<std::path::PathBuf>,
     done: Mutex<Option<Receiver<()>>>,
 }
 
@@ -118,12 +122,14 @@ impl Exporter {
                 let (finished, done) = std::sync::mpsc::channel();
                 let dropped = Arc::new(state::Pending::new(destination.kind()));
                 let finishing = Arc::new(AtomicBool::new(false));
+                let queued = Arc::new(AtomicU64::new(0));
                 let worker = Worker {
                     sink,
                     receiver,
                     dropped: Arc::clone(&dropped),
                     state: Arc::clone(&state),
                     finishing: Arc::clone(&finishing),
+                    queued: Arc::clone(&queued),
                 };
                 let spawned = std::thread::Builder::new()
                     .name(format!("audit-export-{}", destination.kind()))
@@ -140,6 +146,8 @@ impl Exporter {
                     sender: Mutex::new(Some(sender)),
                     dropped,
                     finishing,
+                    queued,
+                    state: Arc::clone(&state),
                     done: Mutex::new(Some(done)),
                 })
             })
@@ -159,13 +167,15 @@ impl Exporter {
             let Some(sender) = sender.as_ref() else {
                 continue;
             };
-            match sender.try_send(record.clone()) {
-                Ok(()) => {}
-                Err(TrySendError::Full(_)) => queue.dropped.add(1, "the export queue was full"),
-                Err(TrySendError::Disconnected(_)) => {
-                    queue.dropped.add(1, "the export thread stopped");
-                }
-            }
+            // Counted before it can be taken, so the count never goes below zero.
+            queue.queued.fetch_add(1, Ordering::Relaxed);
+            let refused = match sender.try_send(record.clone()) {
+                Ok(()) => continue,
+                Err(TrySendError::Full(_)) => "the export queue was full",
+                Err(TrySendError::Disconnected(_)) => "the export thread stopped",
+            };
+            queue.queued.fetch_sub(1, Ordering::Relaxed);
+            queue.dropped.add(1, refused);
         }
     }
 
@@ -190,8 +200,13 @@ impl Exporter {
             if let Some(done) = done {
                 let left = deadline.saturating_duration_since(Instant::now());
                 if done.recv_timeout(left).is_err() {
+                    let lost = queue.queued.swap(0, Ordering::Relaxed);
+                    queue
+                        .dropped
+                        .add(lost, "still queued when the session ended");
+                    queue.dropped.save(&queue.state);
                     eprintln!(
-                        "torii: audit export to {}: records still queued at exit are lost",
+                        "torii: audit export to {}: {lost} records still queued at exit are lost",
                         queue.destination
                     );
                 }
@@ -212,6 +227,7 @@ struct Worker {
     dropped: Arc<state::Pending>,
     state: Arc<std::path::PathBuf>,
     finishing: Arc<AtomicBool>,
+    queued: Arc<AtomicU64>,
 }
 
 impl Worker {
@@ -225,6 +241,7 @@ impl Worker {
                     Err(_) => break,
                 }
             }
+            self.queued.fetch_sub(batch.len() as u64, Ordering::Relaxed);
             self.deliver(&batch);
             self.dropped.save(&self.state);
         }
@@ -321,6 +338,7 @@ mod tests {
             dropped: Arc::new(state::Pending::new("test")),
             state: Arc::new(dir.join(".audit-export")),
             finishing: Arc::default(),
+            queued: Arc::default(),
         };
         (worker, sender, kept)
     }
@@ -329,6 +347,7 @@ mod tests {
     fn a_refused_batch_is_retried_and_then_dropped_and_counted() {
         let dir = tempfile::tempdir().unwrap();
         let (worker, sender, kept) = flaky_worker(2, dir.path());
+        worker.queued.fetch_add(1, Ordering::Relaxed);
         sender.send(record(None)).unwrap();
         drop(sender);
         worker.run();
@@ -336,6 +355,7 @@ mod tests {
 
         let (worker, sender, kept) = flaky_worker(ATTEMPTS, dir.path());
         worker.finishing.store(true, Ordering::Relaxed);
+        worker.queued.fetch_add(2, Ordering::Relaxed);
         sender.send(record(None)).unwrap();
         sender.send(record(None)).unwrap();
         drop(sender);

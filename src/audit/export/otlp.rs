@@ -29,7 +29,10 @@ impl Otlp {
         // reqwest is built without a crypto provider: rustls's ring one is the process
         // default. Once installed it stays; an error only says one already is.
         let _ = rustls::crypto::ring::default_provider().install_default();
+        // No proxy: the variables that name one are the environment's, which whoever starts
+        // the server chooses, and the requests carry the collector's key.
         let client = reqwest::blocking::Client::builder()
+            .no_proxy()
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(TIMEOUT)
             .timeout(TIMEOUT)
@@ -73,14 +76,15 @@ impl Sink for Otlp {
         for (name, value) in &self.target.headers {
             request = request.header(name, value);
         }
+        let shown = super::config::shown_url(&self.target.url);
         let response = request
             .send()
-            .map_err(|error| format!("{}: {}", self.target.url, crate::errors::chain(&error)))?;
+            .map_err(|error| format!("{shown}: {}", crate::errors::chain(&error.without_url())))?;
         let status = response.status();
         if status.is_success() {
             Ok(())
         } else {
-            Err(format!("{}: HTTP {status}", self.target.url))
+            Err(format!("{shown}: HTTP {status}"))
         }
     }
 }
@@ -106,10 +110,12 @@ fn resource() -> Resource {
         attribute("service.version", text(env!("CARGO_PKG_VERSION"))),
         attribute("host.name", text(&host)),
     ];
-    let user = ["USER", "USERNAME"]
-        .into_iter()
-        .find_map(|name| std::env::var(name).ok().filter(|user| !user.is_empty()));
-    attributes.extend(user.map(|user| attribute("user.name", text(&user))));
+    // The user as the system knows it, never an environment variable.
+    #[cfg(unix)]
+    attributes.push(attribute(
+        "user.id",
+        text(&rustix::process::getuid().as_raw().to_string()),
+    ));
     Resource {
         attributes,
         ..Resource::default()

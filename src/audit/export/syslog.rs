@@ -85,6 +85,8 @@ impl Syslog {
             #[cfg(unix)]
             SyslogAddress::Unix(path) => {
                 let socket = std::os::unix::net::UnixDatagram::unbound()?;
+                // A socket nobody reads fills up: the send then fails instead of waiting.
+                socket.set_write_timeout(Some(WRITE_TIMEOUT))?;
                 socket.send_to(message, path).map(drop)
             }
             #[cfg(not(unix))]
@@ -97,6 +99,7 @@ impl Syslog {
                     "[::]:0"
                 };
                 let socket = UdpSocket::bind(local)?;
+                socket.set_write_timeout(Some(WRITE_TIMEOUT))?;
                 socket.send_to(message, target).map(drop)
             }
             SyslogAddress::Tcp(address) => {

@@ -434,7 +434,9 @@ console-lease-alert = { $count ->
     }
 
 ## torii audit verify
-audit-unreadable = cannot read the audit log { $path }: { $error }
+audit-unreadable = cannot read the audit log { $path }
+audit-mid-chain = problem: the first line of { $file } does not start a chain: it was edited, lines before it were removed, or the log was rotated (give the rotated files, oldest first, or --continued when the oldest are gone)
+audit-too-long = problem: { $file } line { $line } is longer than any line Torii writes
 audit-changed = the audit log was changed: { $count ->
         [one] { $count } place
        *[other] { $count } places
@@ -443,13 +445,8 @@ audit-lines = { $count ->
         [one] { $count } line checked
        *[other] { $count } lines checked
     }
-audit-before-chain = note: { $count ->
-        [one] { $count } line
-       *[other] { $count } lines
-    } before the chain began (written by a Torii that did not chain its log) are not covered
-audit-mid-chain = note: the chain begins in an earlier file; pass the rotated files, oldest first, to check the links between them (otherwise lines removed from the start cannot be told apart)
 audit-broken = problem: { $file } line { $line } does not follow the line before it: it was edited, or a line before it was removed, inserted or moved
-audit-unchained = problem: { $file } line { $line } has no chain value: it was not written by Torii
+audit-unchained = problem: { $file } line { $line } has no chain value: it was not written by Torii, or its value was removed
 audit-head-mismatch = problem: the log ends before the chain's head ({ $head }): lines were removed from its end, or the head was replaced
 audit-head-missing = problem: the chain's head ({ $head }) is missing
 audit-whole = the chain is whole

@@ -441,7 +441,9 @@ console-lease-alert = { $count ->
     }
 
 ## torii audit verify
-audit-unreadable = não foi possível ler o log de auditoria { $path }: { $error }
+audit-unreadable = não foi possível ler o log de auditoria { $path }
+audit-mid-chain = problema: a primeira linha de { $file } não inicia uma cadeia: foi editada, linhas antes dela foram removidas, ou o log foi rotacionado (passe os arquivos rotacionados, do mais antigo ao mais novo, ou --continued quando os mais antigos não existem mais)
+audit-too-long = problema: { $file } linha { $line } é mais longa que qualquer linha que o Torii escreve
 audit-changed = o log de auditoria foi alterado: { $count ->
         [one] { $count } ponto
        *[other] { $count } pontos
@@ -450,13 +452,8 @@ audit-lines = { $count ->
         [one] { $count } linha verificada
        *[other] { $count } linhas verificadas
     }
-audit-before-chain = nota: { $count ->
-        [one] { $count } linha anterior
-       *[other] { $count } linhas anteriores
-    } ao início da cadeia (escritas por um Torii que não encadeava o log) não são cobertas
-audit-mid-chain = nota: a cadeia começa em um arquivo anterior; passe os arquivos rotacionados, do mais antigo ao mais novo, para conferir a ligação entre eles (sem isso, linhas removidas do início não podem ser distinguidas)
 audit-broken = problema: { $file } linha { $line } não segue a linha anterior: foi editada, ou uma linha antes dela foi removida, inserida ou movida
-audit-unchained = problema: { $file } linha { $line } não tem valor de cadeia: não foi escrita pelo Torii
+audit-unchained = problema: { $file } linha { $line } não tem valor de cadeia: não foi escrita pelo Torii, ou seu valor foi removido
 audit-head-mismatch = problema: o log termina antes da cabeça da cadeia ({ $head }): linhas foram removidas do fim, ou a cabeça foi substituída
 audit-head-missing = problema: a cabeça da cadeia ({ $head }) não existe
 audit-whole = a cadeia está íntegra
