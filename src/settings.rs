@@ -105,6 +105,9 @@ pub enum SettingsError {
         position: Option<Position>,
         message: String,
     },
+    /// The administrator's layer, which locks settings, cannot be read.
+    #[error(transparent)]
+    Admin(Box<crate::admin::AdminError>),
     /// A known field with a value of the wrong type (at the value's position) or out of range.
     #[error("{}: field `{field}`: {message}", located(path.display(), *position))]
     Field {
@@ -176,8 +179,19 @@ fn written<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<V
 }
 
 impl Settings {
-    /// Loads `path`; a missing file gives the defaults.
+    /// The settings in effect: the user's `path` with what the administrator's layer locks
+    /// (see `crate::admin`). A malformed layer is an error.
     pub fn load(path: &Path) -> Result<Self, SettingsError> {
+        let settings = Self::load_user(path)?;
+        match crate::admin::AdminLayer::of_system() {
+            Ok(Some(admin)) => Ok(admin.lock(settings)),
+            Ok(None) => Ok(settings),
+            Err(error) => Err(SettingsError::Admin(Box::new(error))),
+        }
+    }
+
+    /// The user's `path` alone; a missing file gives the defaults.
+    pub fn load_user(path: &Path) -> Result<Self, SettingsError> {
         match crate::files::read_optional_text(path, crate::files::SMALL_FILE_BYTES) {
             Ok(Some(text)) => Self::parse(path, &text),
             Ok(None) => Ok(Self::default()),

@@ -101,7 +101,9 @@ pub fn examine(subject: &Subject<'_>) -> Vec<Finding> {
         path = root.display().to_string()
     )));
     findings.extend(permissions::check(root));
-    let settings = match crate::settings::Settings::load(&subject.root.settings_file()) {
+    // The user's file alone first, so that its own errors are named; the administrator's
+    // layer is examined on its own below.
+    let settings = match crate::settings::Settings::load_user(&subject.root.settings_file()) {
         Ok(settings) => settings,
         Err(error) => {
             findings.push(Finding::problem(

