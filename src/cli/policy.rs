@@ -23,8 +23,9 @@ const DRAFT_FILE: &str = "rules.draft.yaml";
 pub enum PolicyCliError {
     #[error(transparent)]
     File(#[from] PolicyFileError),
+    /// Boxed: the administrator's errors are large, and rare.
     #[error(transparent)]
-    Admin(#[from] crate::admin::AdminError),
+    Admin(Box<crate::admin::AdminError>),
     #[error(transparent)]
     Editor(#[from] EditorError),
     #[error("{}", crate::tr!("cli-policy-no-own", alias = .alias.as_str(), tool = .tool.as_str(), shared = .shared.display().to_string(), own = .own.display().to_string()))]
@@ -71,6 +72,12 @@ pub enum PolicyCliError {
         total: usize,
         path: PathBuf,
     },
+}
+
+impl From<crate::admin::AdminError> for PolicyCliError {
+    fn from(error: crate::admin::AdminError) -> Self {
+        Self::Admin(Box::new(error))
+    }
 }
 
 pub fn run(command: PolicyCommand, root: &ConfigRoot) -> Result<(), CliError> {

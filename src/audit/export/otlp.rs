@@ -110,16 +110,23 @@ fn resource() -> Resource {
         attribute("service.version", text(env!("CARGO_PKG_VERSION"))),
         attribute("host.name", text(&host)),
     ];
-    // The user as the system knows it, never an environment variable.
-    #[cfg(unix)]
-    attributes.push(attribute(
-        "user.id",
-        text(&rustix::process::getuid().as_raw().to_string()),
-    ));
+    attributes.extend(user_id().map(|id| attribute("user.id", text(&id))));
     Resource {
         attributes,
         ..Resource::default()
     }
+}
+
+/// The user as the system knows it, never an environment variable (which whoever starts the
+/// server chooses). Unix only.
+#[cfg(unix)]
+fn user_id() -> Option<String> {
+    Some(rustix::process::getuid().as_raw().to_string())
+}
+
+#[cfg(not(unix))]
+fn user_id() -> Option<String> {
+    None
 }
 
 fn log_record(record: &Record) -> LogRecord {
