@@ -568,8 +568,16 @@ impl<'g> Analyzer<'g> {
             Some(text) if name.starts_with("PS") => self.text(&text, d),
             Some(text) => self.command_text(text.trim_start_matches(['|', '!']), d + 1),
             // A computed command (`"${EDITOR:-vim}"`, common): what is written in it is checked
-            // for protected programs.
-            None => self.hits_only(&value.raw, d + 1),
+            // for protected programs, as the words a shell would read in it (`sh -c "$EDITOR"`
+            // is how git and others run it), quotes of the assignment removed.
+            None => {
+                self.hits_only(&value.raw, d + 1)?;
+                let words = unquoted(&value.raw);
+                if words == value.raw {
+                    return ControlFlow::Continue(());
+                }
+                self.hits_only(&words, d + 1)
+            }
         }
     }
 
@@ -626,6 +634,15 @@ impl<'g> Analyzer<'g> {
     pub(crate) fn hits_only(&mut self, text: &str, depth: usize) -> Flow {
         let mut sub = self.sub();
         let _ = sub.script(text, depth, &Stdin::Inherit);
+        self.hit_or_budget(sub)
+    }
+
+    /// The hit of an analysis whose other errors do not count (its text may not be code), or
+    /// the budget it ran out of: what was not read may hold a hit, so that one does count.
+    fn hit_or_budget(&mut self, sub: Analyzer<'g>) -> Flow {
+        if let Some(error @ GuardError::TooDeep { .. }) = &sub.error {
+            self.fail(error.clone());
+        }
         match sub.into_hit() {
             Some(hit) => self.found(hit),
             None => ControlFlow::Continue(()),
@@ -648,10 +665,7 @@ impl<'g> Analyzer<'g> {
     fn text_hits_only(&mut self, text: &str, d: usize) -> Flow {
         let mut sub = self.sub();
         let _ = sub.text(text, d);
-        match sub.into_hit() {
-            Some(hit) => self.found(hit),
-            None => ControlFlow::Continue(()),
-        }
+        self.hit_or_budget(sub)
     }
 
     fn redirects(
@@ -1025,4 +1039,12 @@ fn subscript_nesting(word: &str) -> u32 {
             .unwrap_or(u32::MAX),
         _ => 0,
     }
+}
+
+/// `raw` with its quotes and backslashes removed: the words a quoted value holds, as a shell
+/// reads them when the value is run (`EDITOR="kubectl --context $X"`, `EDITOR=kubectl\ $X`).
+fn unquoted(raw: &str) -> String {
+    raw.chars()
+        .filter(|c| !matches!(c, '"' | '\'' | '\\'))
+        .collect()
 }

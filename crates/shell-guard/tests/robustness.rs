@@ -618,3 +618,18 @@ fn completion_options_after_a_computed_word_are_read() {
         Ok(Some("kubectl".to_owned()))
     );
 }
+
+#[test]
+fn expansions_in_one_string_are_budgeted_at_4096() {
+    // Written out rather than taken from the budget, so a change of the limit shows. At the
+    // limit the line is still read (and kubectl found); one more expansion is refused.
+    let line = |expansions: usize| format!("echo {}; kubectl get pods", "${a}".repeat(expansions));
+    assert_eq!(
+        answer_soon(&line(4096)).expect("no answer within 20 s"),
+        Ok(Some("kubectl".to_owned()))
+    );
+    assert!(matches!(
+        answer_soon(&line(4097)).expect("no answer within 20 s"),
+        Err(GuardError::TooDeep { .. })
+    ));
+}
