@@ -188,17 +188,19 @@ impl Arg {
         Arg { raw, pieces }
     }
 
-    /// The words joined into a Windows command line: like [`Arg::join`], with double quotes
-    /// around a word that holds blanks.
+    /// The words joined into a Windows command line as Git Bash (MSYS) builds it: like
+    /// [`Arg::join`], with double quotes around a word that is empty or holds a blank, a line
+    /// break or a `"`, and each `"` inside it written `\"` (which cmd does not read as an
+    /// escape: its quote ends there).
     pub(crate) fn join_quoted(args: &[Arg]) -> Arg {
         let quoted: Vec<Arg> = args
             .iter()
             .map(|arg| {
-                let blank = arg
-                    .pieces
-                    .iter()
-                    .any(|p| matches!(p, Piece::Char { c: ' ' | '\t', .. }));
-                if !blank || !arg.single() {
+                let needs_quotes = arg.pieces.is_empty()
+                    || arg.pieces.iter().any(|p| {
+                        matches!(p, Piece::Char { c: ' ' | '\t' | '\n' | '\r' | '"', .. })
+                    });
+                if !needs_quotes || !arg.single() {
                     return arg.clone();
                 }
                 let quote = Piece::Char {
@@ -206,7 +208,15 @@ impl Arg {
                     quoted: true,
                 };
                 let mut pieces = vec![quote];
-                pieces.extend(arg.pieces.iter().copied());
+                for piece in &arg.pieces {
+                    if let Piece::Char { c: '"', quoted } = piece {
+                        pieces.push(Piece::Char {
+                            c: '\\',
+                            quoted: *quoted,
+                        });
+                    }
+                    pieces.push(*piece);
+                }
                 pieces.push(quote);
                 Arg {
                     raw: arg.raw.clone(),
@@ -1000,6 +1010,25 @@ mod tests {
         assert!(!arg.globs());
         let (arg, _) = scan_word("\"$@\"")?;
         assert!(arg.splits());
+        Ok(())
+    }
+
+    #[test]
+    fn finds_globs_and_brace_expansions_like_bash() -> Result<(), GuardError> {
+        let globs = |raw: &str| scan_word(raw).map(|(arg, _)| arg.globs());
+        // A bracket expression needs a closing `]`: `a[b` is plain text.
+        assert!(globs("a[b]")?);
+        assert!(!globs("a[b")?);
+        // An extended glob is `+`, `@` or `!` right before `(`.
+        assert!(globs("+(a)")?);
+        assert!(globs("x@(a|b)")?);
+        assert!(!globs("g++")?);
+        assert!(!globs("a!b")?);
+        // A brace expansion needs a `,` or a `..` before its `}`: `{a.b}` is plain text.
+        assert!(globs("{1..3}")?);
+        assert!(globs("x{a..c}y")?);
+        assert!(!globs("{a.b}")?);
+        assert!(!globs("{a}.b")?);
         Ok(())
     }
 
