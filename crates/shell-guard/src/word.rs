@@ -198,7 +198,13 @@ impl Arg {
             .map(|arg| {
                 let needs_quotes = arg.pieces.is_empty()
                     || arg.pieces.iter().any(|p| {
-                        matches!(p, Piece::Char { c: ' ' | '\t' | '\n' | '\r' | '"', .. })
+                        matches!(
+                            p,
+                            Piece::Char {
+                                c: ' ' | '\t' | '\n' | '\r' | '"',
+                                ..
+                            }
+                        )
                     });
                 if !needs_quotes || !arg.single() {
                     return arg.clone();
@@ -655,8 +661,15 @@ impl Scanner {
             }
             'c' => match self.at(i + 1) {
                 Some('?') => (vec![127], i + 2),
-                Some(x) if x.is_ascii() => (vec![(x as u8) & 0x1f], i + 2),
-                _ => (b"\\c".to_vec(), i + 1),
+                // The closing quote is not a character to control: `$'\c'` is `\c`.
+                Some('\'') | None => (b"\\c".to_vec(), i + 1),
+                // bash controls the first byte of the character and keeps the others: `\cʀ`
+                // (0xCA 0x80) is a newline and 0x80, so what follows runs on a new line.
+                Some(x) => {
+                    let mut bytes: Vec<u8> = char_bytes(x).into_iter().collect();
+                    bytes[0] &= 0x1f;
+                    (bytes, i + 2)
+                }
             },
             other => {
                 let mut bytes = vec![b'\\'];
@@ -1107,6 +1120,11 @@ mod tests {
         );
         // An escape bash does not know stays as written, once.
         assert_eq!(value_soon("$'\\kubectl'").as_deref(), Some("\\kubectl"));
+        // `\x` without hex digits stays as written, once, and the scan goes on after it.
+        assert_eq!(value_soon("$'\\xzz'").as_deref(), Some("\\xzz"));
+        assert_eq!(value_soon("$'a\\x'").as_deref(), Some("a\\x"));
+        // `\c` at the end of an unterminated string: an error, and the scan ends.
+        assert_eq!(value_soon("$'\\c"), None);
         // `\u` and `\U` without hex digits stay as written.
         assert_eq!(value_soon("$'\\uzz'").as_deref(), Some("\\uzz"));
         assert_eq!(value_soon("$'\\Uzz'").as_deref(), Some("\\Uzz"));
@@ -1159,7 +1177,7 @@ mod tests {
             |n: usize, inner: &str| format!("{}{inner}{}", "${a:-".repeat(n), "}".repeat(n));
         let quoted = |n: usize, inner: &str| format!("\"{}\"", braces(n, inner));
         let skipped = |n: usize| format!("$(: {})", braces(n, "\"x\""));
-        let families: [(&str, String, String); 6] = [
+        let families: [(&str, String, String); 13] = [
             // Unquoted: each `${a:-…}` is the expansion and its operand word (2 levels).
             ("operand words", braces(16, "x"), braces(17, "x")),
             // A backquote inside the deepest operand is one level more.
@@ -1180,6 +1198,43 @@ mod tests {
             ),
             // Inside `$(…)`, braces and double quotes are only skipped: one level each.
             ("skipped text", skipped(29), skipped(30)),
+            // `$((…))` in an unquoted operand: its expression is text one level below its `$`,
+            // reaching the budget exactly.
+            (
+                "arithmetic text",
+                braces(15, "$(( 1 ))"),
+                braces(16, "$(( 1 ))"),
+            ),
+            // A backquote in that text is one level more.
+            (
+                "backquote in arithmetic",
+                braces(14, "$(( `x` ))"),
+                braces(15, "$(( `x` ))"),
+            ),
+            // The expression is first skipped as commands one level below its `$`, where a
+            // double quote is one level more.
+            (
+                "quotes in arithmetic",
+                braces(14, "$(( \"1\" ))"),
+                braces(15, "$(( \"1\" ))"),
+            ),
+            // `$[…]`: its expression is text one level below, like `$((…))`'s.
+            ("old arithmetic", braces(14, "$[$x]"), braces(15, "$[$x]")),
+            // `$"…"` is the `$` and the quote: the text is two levels below the `$`'s word.
+            (
+                "locale string",
+                braces(14, "$\"$x\""),
+                braces(15, "$\"$x\""),
+            ),
+            // In quoted text a `${…}` is skipped one level below its `$`, and a double quote
+            // in it one more (the text itself keeps the quote as a character).
+            (
+                "quotes in a quoted operand",
+                braces(13, "$\"${a:-\"x\"}\""),
+                braces(14, "$\"${a:-\"x\"}\""),
+            ),
+            // A backquote in quoted text is one level below it.
+            ("quoted backquote", quoted(15, "`x`"), quoted(16, "`x`")),
         ];
         for (kind, fits, too_deep) in &families {
             assert!(scan_word(fits).is_ok(), "{kind}: {fits}");
