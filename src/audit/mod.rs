@@ -730,23 +730,28 @@ mod tests {
 
     /// Writers with handles of their own (two servers of one root) take turns on the head,
     /// so their lines form one chain.
-    #[test]
-    fn concurrent_writers_keep_one_chain() {
-        let dir = tempfile::tempdir().unwrap();
-        let writers: Vec<_> = (0..4)
+    /// `count` writers with handles of their own, each appending `lines` lines.
+    fn writers(
+        dir: &std::path::Path,
+        count: usize,
+        lines: usize,
+    ) -> Vec<std::thread::JoinHandle<()>> {
+        (0..count)
             .map(|n| {
-                let log = AuditLog::new(
-                    dir.path().join("torii.log"),
-                    dir.path().join(".audit-chain"),
-                );
+                let log = AuditLog::new(dir.join("torii.log"), dir.join(".audit-chain"));
                 std::thread::spawn(move || {
-                    for line in 0..50 {
+                    for line in 0..lines {
                         log.append(&format!("{n} {line}")).unwrap();
                     }
                 })
             })
-            .collect();
-        for writer in writers {
+            .collect()
+    }
+
+    #[test]
+    fn concurrent_writers_keep_one_chain() {
+        let dir = tempfile::tempdir().unwrap();
+        for writer in writers(dir.path(), 4, 50) {
             writer.join().unwrap();
         }
         let report = verify_root(dir.path(), &[], false);
@@ -759,19 +764,7 @@ mod tests {
     #[test]
     fn concurrent_writers_keep_one_chain_across_rotation() {
         let dir = tempfile::tempdir().unwrap();
-        let writers: Vec<_> = (0..3)
-            .map(|n| {
-                let log = AuditLog::new(
-                    dir.path().join("torii.log"),
-                    dir.path().join(".audit-chain"),
-                );
-                std::thread::spawn(move || {
-                    for line in 0..150 {
-                        log.append(&format!("{n} {line}")).unwrap();
-                    }
-                })
-            })
-            .collect();
+        let writing = writers(dir.path(), 3, 150);
         let mut rotated = Vec::new();
         for n in 1..=5 {
             std::thread::sleep(Duration::from_millis(3));
@@ -780,7 +773,7 @@ mod tests {
                 rotated.push(name);
             }
         }
-        for writer in writers {
+        for writer in writing {
             writer.join().unwrap();
         }
         let rotated: Vec<&str> = rotated.iter().map(String::as_str).collect();
