@@ -1152,6 +1152,27 @@ mod tests {
     }
 
     #[test]
+    fn arithmetic_bracket_closes_at_its_own_bracket() -> Result<(), GuardError> {
+        // As in bash, the `]` of a nested `[…]` (an array subscript) and an escaped `\]` do
+        // not close `$[…]`: it is one unknown part, and no `]` of it is left as text.
+        for raw in ["$[a[1]]x", "$[1\\]]x"] {
+            let (arg, _) = scan_word(raw)?;
+            assert_eq!(
+                arg.pieces,
+                [
+                    Piece::Unknown { splits: true },
+                    Piece::Char {
+                        c: 'x',
+                        quoted: false
+                    }
+                ],
+                "{raw}"
+            );
+        }
+        Ok(())
+    }
+
+    #[test]
     fn depth_budget_does_not_depend_on_quoting() {
         let deep = |n: usize, quoted: bool| {
             let word = format!("{}x{}", "${a:-".repeat(n), "}".repeat(n));
@@ -1243,6 +1264,19 @@ mod tests {
                 "{kind}: {too_deep}"
             );
         }
+    }
+
+    #[test]
+    fn depth_budget_counts_expansions_inside_skipped_double_quotes() {
+        // Inside `$(…)` (two levels below the word) each skipped `${a:-` is one level, a double
+        // quote one more, and a `${…}` inside that quote one more again: with 28 braces the
+        // innermost `${b}` is at the budget, with 29 it is refused.
+        let skipped = |n: usize| format!("$(: {}\"${{b}}\"{})", "${a:-".repeat(n), "}".repeat(n));
+        assert!(scan_word(&skipped(28)).is_ok());
+        assert!(matches!(
+            scan_word(&skipped(29)),
+            Err(GuardError::TooDeep { .. })
+        ));
     }
 
     #[test]
