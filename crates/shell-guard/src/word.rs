@@ -868,7 +868,12 @@ impl Scanner {
                     }
                     k
                 }
-                '<' if self.at(i + 1) == Some('<') && self.at(i + 2) != Some('<') => {
+                // A here-string `<<<word` is one operator, not a `<` and a here-document.
+                '<' if self.at(i + 1) == Some('<') && self.at(i + 2) == Some('<') => {
+                    starts_word = true;
+                    i + 3
+                }
+                '<' if self.at(i + 1) == Some('<') => {
                     starts_word = true;
                     self.heredoc_operator(i + 2, &mut heredocs)
                 }
