@@ -639,7 +639,7 @@ impl<'g> Analyzer<'g> {
 
     /// The hit of an analysis whose other errors do not count (its text may not be code), or
     /// the budget it ran out of: what was not read may hold a hit, so that one does count.
-    fn hit_or_budget(&mut self, sub: Analyzer<'g>) -> Flow {
+    pub(crate) fn hit_or_budget(&mut self, sub: Analyzer<'g>) -> Flow {
         if let Some(error @ GuardError::TooDeep { .. }) = &sub.error {
             self.fail(error.clone());
         }

@@ -210,7 +210,8 @@ fn command_option(flag: &str) -> Option<Option<String>> {
             Some((name, value)) => (name, Some(value.to_owned())),
             None => (long, None),
         };
-        if name.len() < 2 {
+        // git takes any unique prefix, one letter too (`--u=` is `--upload-pack=` for clone).
+        if name.is_empty() {
             return None;
         }
         if LONG.iter().any(|option| option.starts_with(name)) {

@@ -98,9 +98,7 @@ impl Analyzer<'_> {
             if let Some(text) = arg.known() {
                 let mut sub = self.sub();
                 let _ = sub.script(&text, ctx.depth + 1, &Stdin::Inherit);
-                if let Some(hit) = sub.into_hit() {
-                    return self.found(hit);
-                }
+                self.hit_or_budget(sub)?;
             }
         }
         let rest = from(args, 1);

@@ -90,8 +90,10 @@ pub(super) const SUDO: Spec = Spec {
     ..NONE
 };
 
+/// `-s` is left out: it starts the user's shell, which reads its commands from standard input
+/// (`doas -s <<< '…'`), so doas -s is refused as an unknown option.
 pub(super) const DOAS: Spec = Spec {
-    flags: "Lns",
+    flags: "Ln",
     values: "Cu",
     ..NONE
 };
