@@ -249,4 +249,4 @@ fn variables(
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -188,7 +188,8 @@ fn a_thread_speaks_its_own_language() {
     assert_eq!(portuguese, "👍 Acesso autorizado por 2 min.");
 }
 
-fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+/// An environment of these pairs, as the functions that read variables take it.
+pub(crate) fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
     move |name| {
         pairs
             .iter()
