@@ -93,8 +93,15 @@ fn root_with_settings(settings: &str) -> (Root, FakeCli) {
     let root = Root::new();
     install_provider(&root, "cli", &simple_provider("cli", ""), RULES);
     std::fs::write(root.path().join("settings.yaml"), settings).unwrap();
-    // The child prints what it sees of the exporter's variables: nothing, it must be.
-    let fake = FakeCli::new(&root, "cli", "env | grep '^OTEL_' ; echo listed");
+    // The child prints what it sees of the exporter: its variables, and any socket it
+    // inherited (a connection to the collector would let it forge records). Nothing, it must.
+    let fake = FakeCli::new(
+        &root,
+        "cli",
+        // `listed` only when the listing worked (its output pipes are seen).
+        "env | grep '^OTEL_' ; fds=$(for fd in /proc/$$/fd/*; do readlink \"$fd\"; done); \
+         echo \"$fds\" | grep socket: ; echo \"$fds\" | grep -q pipe: && echo listed",
+    );
     (root, fake)
 }
 
@@ -103,7 +110,10 @@ fn script(session: &mut Session) {
     for args in [["s3", "ls"], ["s3", "rm"], ["s3", "ls"]] {
         let result = session.call(&args);
         if let Some(stdout) = result["execution"]["stdout"].as_str() {
-            assert_eq!(stdout, "listed\n", "the child saw the exporter's variables");
+            assert_eq!(
+                stdout, "listed\n",
+                "the child saw the exporter's variables or sockets"
+            );
         }
     }
 }

@@ -25,6 +25,12 @@ pub struct Syslog {
     formatter: Formatter,
     /// The TCP connection, made when needed and dropped after a failure.
     stream: Option<TcpStream>,
+    /// The UDP socket and the address it sends to, resolved once and dropped after a failure
+    /// (so a changed address is looked up again).
+    udp: Option<(UdpSocket, std::net::SocketAddr)>,
+    /// The Unix datagram socket, made once.
+    #[cfg(unix)]
+    unix: Option<std::os::unix::net::UnixDatagram>,
 }
 
 impl Syslog {
@@ -47,6 +53,9 @@ impl Syslog {
             address,
             formatter,
             stream: None,
+            udp: None,
+            #[cfg(unix)]
+            unix: None,
         })
     }
 
@@ -84,23 +93,39 @@ impl Syslog {
         match &self.address {
             #[cfg(unix)]
             SyslogAddress::Unix(path) => {
-                let socket = std::os::unix::net::UnixDatagram::unbound()?;
-                // A socket nobody reads fills up: the send then fails instead of waiting.
-                socket.set_write_timeout(Some(WRITE_TIMEOUT))?;
+                if self.unix.is_none() {
+                    let socket = std::os::unix::net::UnixDatagram::unbound()?;
+                    // A socket nobody reads fills up: the send then fails instead of waiting.
+                    socket.set_write_timeout(Some(WRITE_TIMEOUT))?;
+                    self.unix = Some(socket);
+                }
+                let Some(socket) = &self.unix else {
+                    return Err(std::io::Error::other("no socket"));
+                };
                 socket.send_to(message, path).map(drop)
             }
             #[cfg(not(unix))]
             SyslogAddress::Unix(_) => Err(std::io::Error::other("no Unix sockets")),
             SyslogAddress::Udp(address) => {
-                let target = resolve(address)?;
-                let local = if target.is_ipv4() {
-                    "0.0.0.0:0"
-                } else {
-                    "[::]:0"
+                if self.udp.is_none() {
+                    let target = resolve(address)?;
+                    let local = if target.is_ipv4() {
+                        "0.0.0.0:0"
+                    } else {
+                        "[::]:0"
+                    };
+                    let socket = UdpSocket::bind(local)?;
+                    socket.set_write_timeout(Some(WRITE_TIMEOUT))?;
+                    self.udp = Some((socket, target));
+                }
+                let Some((socket, target)) = &self.udp else {
+                    return Err(std::io::Error::other("no socket"));
                 };
-                let socket = UdpSocket::bind(local)?;
-                socket.set_write_timeout(Some(WRITE_TIMEOUT))?;
-                socket.send_to(message, target).map(drop)
+                let sent = socket.send_to(message, *target).map(drop);
+                if sent.is_err() {
+                    self.udp = None;
+                }
+                sent
             }
             SyslogAddress::Tcp(address) => {
                 if self.stream.is_none() {
