@@ -52,6 +52,13 @@ struct Shell<'a> {
 
 impl eframe::App for Shell<'_> {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
+}
+
+impl Shell<'_> {
+    /// One frame: the window, its height, and closing once the feedback has been read.
+    fn show(&mut self, ui: &mut egui::Ui) {
         let now = ui.input(|input| input.time);
         let wanted = self.window.ui(ui, now);
         self.fit_height(ui.ctx(), wanted);
@@ -66,9 +73,7 @@ impl eframe::App for Shell<'_> {
             }
         }
     }
-}
 
-impl Shell<'_> {
     /// Resizes to the content's height (within bounds), keeping the width and the centre.
     fn fit_height(&mut self, ctx: &egui::Context, wanted: f32) {
         let max = ctx
@@ -97,5 +102,96 @@ impl Shell<'_> {
             )));
         }
         self.fitted_height = Some(height);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use eframe::egui::{Rect, ViewportCommand, ViewportId, pos2, vec2};
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+
+    use super::Shell;
+    use crate::gui::operation::{OperationWindow, labels};
+    use crate::gui::widgets::{MIN_HEIGHT, WIDTH};
+    use crate::prompt::OperationRequest;
+
+    /// Height of the title bar the simulated window manager draws.
+    const DECORATIONS: f32 = 28.0;
+
+    /// The window manager's side: tells the window where it is, runs one frame, and applies
+    /// the size and position the window asked for.
+    fn frame(harness: &mut Harness<'_, Shell<'_>>, outer: &mut Rect) {
+        let info = harness
+            .input_mut()
+            .viewports
+            .entry(ViewportId::ROOT)
+            .or_default();
+        info.monitor_size = Some(vec2(1920.0, 1080.0));
+        info.outer_rect = Some(*outer);
+        info.inner_rect = Some(Rect::from_min_max(
+            pos2(outer.min.x, outer.min.y + DECORATIONS),
+            outer.max,
+        ));
+        harness.step();
+        for command in &harness.output().viewport_output[&ViewportId::ROOT].commands {
+            match command {
+                ViewportCommand::InnerSize(size) => {
+                    *outer = Rect::from_min_size(outer.min, vec2(size.x, size.y + DECORATIONS));
+                }
+                ViewportCommand::OuterPosition(position) => {
+                    *outer = Rect::from_min_size(*position, outer.size());
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The book: the window fits its height to the content and, as it grows or shrinks, keeps
+    /// its centre where it was (and its width).
+    #[test]
+    fn the_window_keeps_its_centre_when_it_resizes() {
+        crate::language::set_for_thread(crate::language::Language::English);
+        let mut answer = None;
+        let shell = Shell {
+            window: Box::new(OperationWindow::new(OperationRequest {
+                tool: "aws".into(),
+                target: None,
+                args: vec!["s3".into(), "ls".into()],
+                default_grant_minutes: 2,
+                oldest_grant_remaining_secs: None,
+            })),
+            answer: &mut answer,
+            fitted_height: None,
+            linger_secs: 0.0,
+        };
+        let mut harness = Harness::builder()
+            .with_size(vec2(WIDTH, MIN_HEIGHT))
+            .build_ui_state(|ui, shell: &mut Shell<'_>| shell.show(ui), shell);
+        // Placed centred by the window manager, at the starting size.
+        let mut outer =
+            Rect::from_center_size(pos2(960.0, 540.0), vec2(WIDTH, MIN_HEIGHT + DECORATIONS));
+        let mut heights = vec![outer.height()];
+        for click in [
+            None,
+            Some(labels::TEMPORARILY),
+            Some(labels::EXACT),
+            Some(labels::PREFIX),
+        ] {
+            if let Some(label) = click {
+                harness.get_by_label(&label.text()).click();
+            }
+            for _ in 0..3 {
+                frame(&mut harness, &mut outer);
+            }
+            heights.push(outer.height());
+            assert!(
+                (outer.center() - pos2(960.0, 540.0)).length() < 1.0,
+                "moved to {outer:?}"
+            );
+            assert_eq!(outer.width(), WIDTH);
+        }
+        heights.dedup();
+        assert!(heights.len() >= 3, "the window did not resize: {heights:?}");
     }
 }

@@ -2,6 +2,8 @@
 //! choice, the review tick, the suggestion and its restore, durations, hold-to-confirm with
 //! simulated time, the clipboard and a refused-then-accepted candidate.
 
+use eframe::egui::epaint::RectShape;
+use eframe::egui::{Color32, Rect, Shape};
 use egui_kittest::kittest::{NodeT, Queryable};
 
 use super::auth::{self, AuthWindow};
@@ -107,6 +109,33 @@ fn within_width(harness: &DrivenHarness<'_>, label: impl std::fmt::Display) -> b
     rect.min.x >= 0.0 && rect.max.x <= super::widgets::WIDTH
 }
 
+/// The smallest filled rectangle painted behind the text containing `text`, and its fill: the
+/// bar a status or feedback line sits on, as the last frame painted it.
+fn painted_behind(harness: &DrivenHarness<'_>, text: &str) -> (Rect, Color32) {
+    fn rects<'s>(shape: &'s Shape, found: &mut Vec<&'s RectShape>) {
+        match shape {
+            Shape::Rect(rect) => found.push(rect),
+            Shape::Vec(shapes) => shapes.iter().for_each(|shape| rects(shape, found)),
+            _ => {}
+        }
+    }
+    let label = harness
+        .query_all_by_label_contains(text)
+        .next()
+        .unwrap_or_else(|| panic!("nothing shows `{text}`"))
+        .rect();
+    let mut found = Vec::new();
+    for clipped in &harness.output().shapes {
+        rects(&clipped.shape, &mut found);
+    }
+    found
+        .into_iter()
+        .filter(|shape| shape.fill != Color32::TRANSPARENT && shape.rect.contains_rect(label))
+        .min_by(|a, b| a.rect.area().total_cmp(&b.rect.area()))
+        .map(|shape| (shape.rect, shape.fill))
+        .unwrap_or_else(|| panic!("nothing is painted behind `{text}`"))
+}
+
 fn decided(harness: &DrivenHarness<'_>) -> Option<Answer> {
     harness.state().window.decided().map(|(answer, _)| answer)
 }
@@ -161,6 +190,36 @@ fn deny_shows_the_refusal() {
             Answer::Operation(OperationAnswer::Deny)
         );
     }
+}
+
+/// The book's colours of the feedback: coral behind a refusal or a cancel, green behind an
+/// allow or a validated session, read from what the window painted behind the words.
+#[test]
+fn deny_feedback_is_coral_and_allow_feedback_green() {
+    use super::widgets::{CORAL, GREEN};
+    set_for_thread(Language::English);
+    let mut denied = operation(DESCRIBE, None);
+    play(&mut denied, &[click(op::DENY)]);
+    denied.step();
+    assert_eq!(painted_behind(&denied, "Access denied.").1, CORAL);
+
+    let mut allowed = operation(DESCRIBE, None);
+    play(&mut allowed, &[click(op::REVIEWED), click(op::ALLOW)]);
+    allowed.step();
+    assert_eq!(painted_behind(&allowed, "Access allowed once.").1, GREEN);
+
+    let mut cancelled = auth_window(aws_fields(), None, None);
+    play(&mut cancelled, &[click(au::CANCEL)]);
+    cancelled.step();
+    assert_eq!(
+        painted_behind(&cancelled, "Authentication cancelled.").1,
+        CORAL
+    );
+
+    let mut used = auth_window(vec![field("TOKEN", "Token", false)], None, None);
+    play(&mut used, &[fill("Token", "t"), click(au::VALIDATE)]);
+    used.step();
+    assert_eq!(painted_behind(&used, "Values accepted.").1, GREEN);
 }
 
 #[test]
@@ -524,6 +583,63 @@ fn required_fields_are_named() {
             Answer::Authenticate(AuthAnswer::Cancelled { refused: 0 })
         );
     }
+}
+
+/// The book: the status bar keeps its height and place whatever it says, so the form never
+/// jumps: guidance, a missing field, validation in progress (with its spinner), a refusal and
+/// the validated session all sit on the same rectangle.
+#[cfg(unix)]
+#[test]
+fn the_status_bar_keeps_its_height_and_place_in_every_state() {
+    set_for_thread(Language::English);
+    let validator = ValidatorSpec {
+        program: "/bin/sh".into(),
+        args: vec!["-c".into(), r#"sleep 0.3; [ "$API_TOKEN" = good ]"#.into()],
+        base_env: vec![],
+        inject: vec![("API_TOKEN".into(), "TOKEN".into())],
+        removed_env: vec![],
+        confine_root: "/nonexistent/torii-root".into(),
+        confine_programs: Vec::new(),
+        confinement: crate::confine::Mode::BestEffort,
+    };
+    let mut harness = auth_window(vec![field("TOKEN", "Token", false)], Some(validator), None);
+    let mut bars = vec![("guidance", painted_behind(&harness, "Fill in the fields"))];
+    play(&mut harness, &[click(au::VALIDATE)]);
+    bars.push(("missing", painted_behind(&harness, "Required: Token.")));
+    play(&mut harness, &[fill("Token", "bad"), click(au::VALIDATE)]);
+    harness.step();
+    bars.push((
+        "progress",
+        painted_behind(&harness, "Validating the session"),
+    ));
+    play(
+        &mut harness,
+        &[Action::WaitUntilEnabled(au::VALIDATE.text())],
+    );
+    bars.push(("refused", painted_behind(&harness, "Session refused")));
+    play(&mut harness, &[fill("Token", "good"), click(au::VALIDATE)]);
+    let started = std::time::Instant::now();
+    while decided(&harness).is_none() && started.elapsed().as_secs() < 10 {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        harness.step();
+    }
+    harness.step();
+    bars.push(("validated", painted_behind(&harness, "Session validated.")));
+
+    let (_, (first, _)) = bars[0];
+    assert!(
+        (first.height() - super::widgets::BAR_HEIGHT).abs() < 0.5,
+        "{first:?}"
+    );
+    for (state, (rect, _)) in &bars {
+        assert!(
+            (rect.min - first.min).length() < 0.5 && (rect.size() - first.size()).length() < 0.5,
+            "{state}: {rect:?} against {first:?}"
+        );
+    }
+    // Each state paints its own colour on that one rectangle.
+    let fills: std::collections::HashSet<_> = bars.iter().map(|(_, (_, fill))| *fill).collect();
+    assert!(fills.len() >= 3, "{bars:?}");
 }
 
 /// The book: secret fields are masked, and a multiline field (a PEM key, a JSON session)

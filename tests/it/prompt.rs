@@ -352,6 +352,28 @@ async fn broken_prompts_are_errors() {
     assert!(matches!(error, PromptError::TooLarge), "{error}");
 }
 
+/// The book: the window process's stderr is discarded (toolkit and display warnings must reach
+/// neither the MCP client's log nor the protocol). The stand-in reports what its descriptor 2 is.
+#[tokio::test]
+async fn the_prompts_stderr_is_discarded() {
+    let dir = tempfile::tempdir().unwrap();
+    let seen = dir.path().join("stderr-is");
+    let prompt = executable(
+        dir.path(),
+        "prompt",
+        &format!(
+            "readlink /proc/$$/fd/2 > '{}'\ncat >/dev/null\nprintf '%s\\n' '{{\"protocol\":2,\"answer\":{{\"operation\":\"once\"}}}}'",
+            seen.display()
+        ),
+    );
+    let answer = Prompter::with_program(prompt)
+        .ask(&operation_request())
+        .await
+        .unwrap();
+    assert_eq!(answer, OperationAnswer::Once);
+    assert_eq!(std::fs::read_to_string(&seen).unwrap().trim(), "/dev/null");
+}
+
 #[tokio::test]
 async fn a_cancelled_question_kills_its_window() {
     let dir = tempfile::tempdir().unwrap();
