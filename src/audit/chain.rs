@@ -65,14 +65,14 @@ pub fn split(line: &str) -> Option<(&str, Link)> {
     Some((text, Link::parse(value)?))
 }
 
-/// What the head file holds, as read by the writer: its value, or the genesis when it is empty
-/// (a new log) or unreadable (then the next line shows as a break, which is what it is).
-pub fn read_head(head: &mut impl Read) -> Link {
-    let mut text = String::new();
-    match head.take(256).read_to_string(&mut text) {
-        Ok(_) => Link::parse(text.trim()).unwrap_or_else(Link::genesis),
-        Err(_) => Link::genesis(),
-    }
+/// What the head file's `bytes` hold, as read by the writer: its value, or the genesis when it
+/// is empty (a new log) or not a value (then the next line shows as a break, which is what it
+/// is).
+pub fn head_link(bytes: &[u8]) -> Link {
+    std::str::from_utf8(bytes)
+        .ok()
+        .and_then(|text| Link::parse(text.trim()))
+        .unwrap_or_else(Link::genesis)
 }
 
 /// The head file as `audit verify` finds it.
@@ -472,12 +472,10 @@ mod tests {
             assert_eq!(Link::parse(bad), None, "{bad}");
         }
         assert_eq!(split("1 | aws | invoke | -"), None);
-        assert_eq!(read_head(&mut "garbage".as_bytes()), Link::genesis());
+        assert_eq!(head_link(b"garbage"), Link::genesis());
+        assert_eq!(head_link(b"\xff\xfe"), Link::genesis());
         let value = "b".repeat(64);
-        assert_eq!(
-            read_head(&mut format!("{value}\n").as_bytes()).as_str(),
-            value
-        );
+        assert_eq!(head_link(format!("{value}\n").as_bytes()).as_str(), value);
         assert_eq!(Head::read(&mut "".as_bytes()).unwrap(), Head::Invalid);
         assert_eq!(Head::read(&mut "junk".as_bytes()).unwrap(), Head::Invalid);
     }

@@ -13,7 +13,7 @@ pub mod export;
 use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::fs::{File, TryLockError};
-use std::io::{Seek, SeekFrom, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -354,24 +354,63 @@ pub fn open_regular(path: &std::path::Path) -> std::io::Result<Option<File>> {
     }
 }
 
-/// Appends `text` to `log` chained to the value in `head`, then moves `head` on to it.
-fn chain_onto(
-    log: &mut File,
-    head: &mut File,
-    text: &str,
-) -> std::io::Result<(String, chain::Link)> {
-    head.seek(SeekFrom::Start(0))?;
-    let link = chain::read_head(head).next(text);
+/// Appends `text` to `log` chained to the value in `head`, then moves `head` on to it. The
+/// head is read and rewritten in place at offset 0, one system call each (a call writes four
+/// lines).
+fn chain_onto(log: &mut File, head: &File, text: &str) -> std::io::Result<(String, chain::Link)> {
+    let mut held = [0u8; HEAD_READ];
+    let length = read_at_start(head, &mut held)?;
+    let link = chain::head_link(&held[..length]).next(text);
     let mut line = chain::seal(text, &link);
     line.push('\n');
     // One write of the whole line: O_APPEND keeps concurrent writers' lines whole.
     log.write_all(line.as_bytes())?;
     let value = format!("{}\n", link.as_str());
-    head.seek(SeekFrom::Start(0))?;
-    head.write_all(value.as_bytes())?;
-    head.set_len(value.len() as u64)?;
+    write_at_start(head, value.as_bytes())?;
+    if length != value.len() {
+        head.set_len(value.len() as u64)?;
+    }
     line.pop();
     Ok((line, link))
+}
+
+/// Bytes of the head read: a value and its newline take 65; more is not a value.
+const HEAD_READ: usize = 256;
+
+/// Reads what `file` holds from its start into `buffer`, up to the buffer's length, in one
+/// read: a regular file gives all it holds up to that length at once (a short read is its
+/// end).
+fn read_at_start(file: &File, buffer: &mut [u8]) -> std::io::Result<usize> {
+    loop {
+        #[cfg(unix)]
+        let read = std::os::unix::fs::FileExt::read_at(file, buffer, 0);
+        #[cfg(windows)]
+        let read = std::os::windows::fs::FileExt::seek_read(file, buffer, 0);
+        match read {
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+            read => return read,
+        }
+    }
+}
+
+/// Writes all of `bytes` at the start of `file`.
+fn write_at_start(file: &File, bytes: &[u8]) -> std::io::Result<()> {
+    #[cfg(unix)]
+    return std::os::unix::fs::FileExt::write_all_at(file, bytes, 0);
+    #[cfg(windows)]
+    {
+        let mut written = 0;
+        while written < bytes.len() {
+            match std::os::windows::fs::FileExt::seek_write(file, &bytes[written..], written as u64)
+            {
+                Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+                Ok(count) => written += count,
+                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The file kept in `slot` if `path` still names it, else `open()` checked as a regular file.
