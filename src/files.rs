@@ -7,6 +7,9 @@
 //! - "Absent" means nothing at all is at the path. A symbolic link whose target is missing is
 //!   something that exists and cannot be read, so it is an error: on the decision path a file
 //!   that cannot be read must deny, never fall back to a default.
+//! - So a read waits for nothing but the disk, and a call's task reads its policy and `.env`
+//!   files itself: handing so small a read to a blocking thread cost more than the read (two
+//!   thread wake-ups, about a tenth of a millisecond per call; see the performance page).
 //!
 //! It also holds the one capped read of any reader ([`read_capped`]) and the one way to make
 //! a private directory ([`create_private_dir_all`]).

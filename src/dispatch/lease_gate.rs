@@ -38,21 +38,14 @@ impl Phase {
     }
 }
 
-/// The lease status of `target`, read now (blocking file I/O off the async workers). The error
-/// says what went wrong without paths or file content, which stay on the human side.
-async fn status(
-    provider: &Arc<Provider>,
-    target: &Arc<Target>,
-) -> Result<LeaseStatus, &'static str> {
-    let (provider, target) = (Arc::clone(provider), Arc::clone(target));
-    blocking("the lease check", move || {
-        let now = unix_now().map_err(|_| "the system clock is before 1970")?;
-        LeaseStore::new(&provider)
-            .check(&target, now)
-            .map_err(|error| lease_error_kind(&error))
-    })
-    .await
-    .unwrap_or(Err("the lease check was interrupted"))
+/// The lease status of `target`, read now (a plain read of the lease file, which takes no
+/// lock: see `crate::leases`). The error says what went wrong without paths or file content,
+/// which stay on the human side.
+fn status(provider: &Provider, target: &Target) -> Result<LeaseStatus, &'static str> {
+    let now = unix_now().map_err(|_| "the system clock is before 1970")?;
+    LeaseStore::new(provider)
+        .check(target, now)
+        .map_err(|error| lease_error_kind(&error))
 }
 
 impl Dispatcher {
@@ -60,7 +53,7 @@ impl Dispatcher {
     pub(super) async fn gate_lease(&self, call: &Call<'_>, target: &Arc<Target>) -> Step<()> {
         let (provider, scope) = (call.provider, call.scope.as_str());
         let alias = Reference::label(target.alias());
-        let status = match status(provider, target).await {
+        let status = match status(provider, target) {
             Ok(status) => status,
             Err(error) => {
                 self.audit.record(
@@ -147,12 +140,8 @@ impl Dispatcher {
             Ok(now) => now,
             Err(_) => return invalid_state(),
         };
-        let state = {
-            let store = store.clone();
-            match blocking("reading the leases", move || store.read()).await {
-                Ok(Ok(state)) => state,
-                _ => return invalid_state(),
-            }
+        let Ok(state) = store.read() else {
+            return invalid_state();
         };
         let request = LeaseRequest {
             tool: provider.tool().to_string(),
@@ -226,7 +215,7 @@ impl Dispatcher {
         match applied {
             Ok(Ok(_)) => LeaseDecision::Granted,
             Ok(Err(LeaseError::Stale { .. })) => LeaseDecision::Stale {
-                active: matches!(status(provider, target).await, Ok(status) if status.is_active()),
+                active: matches!(status(provider, target), Ok(status) if status.is_active()),
             },
             _ => invalid_state(),
         }
@@ -238,7 +227,7 @@ impl Dispatcher {
         let Binding::Bound(target) = &call.binding else {
             return Ok(());
         };
-        if matches!(status(call.provider, target).await, Ok(status) if status.is_active()) {
+        if matches!(status(call.provider, target), Ok(status) if status.is_active()) {
             return Ok(());
         }
         let alias = Reference::label(target.alias());

@@ -24,8 +24,6 @@ mod rules_cache;
 mod session;
 mod stop;
 
-use std::path::Path;
-
 use lease_gate::Phase;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -42,14 +40,14 @@ pub use outcome::{CallOutcome, DecisionView, Source, Verdict};
 pub use policy_tool::{PolicyAnswer, PolicyFailure, PolicyView, PolicyViewError};
 use rules_cache::RulesCache;
 pub use session::ReauthError;
-use stop::{CallError, Step, blocking};
+use stop::{CallError, Step};
 
 use crate::audit::{AuditLog, Event, Reference};
 use crate::auth::Authenticator;
 use crate::confine::Confinement;
 use crate::paths::ConfigRoot;
 use crate::registry::{Provider, Registry, Target};
-use crate::runner::{self, EnvFileError, Launch};
+use crate::runner::{self, Launch};
 use crate::secret::EnvVars;
 use crate::settings::Settings;
 
@@ -203,7 +201,7 @@ impl Dispatcher {
     /// process, with the lease looked at again before each (see `lease_gate`).
     async fn execute(&self, call: &Call<'_>, allowed: Allowed) -> Step<runner::Execution> {
         self.recheck_lease(call, Phase::BeforeEnvironment).await?;
-        let env = load_env(call, &allowed).await?;
+        let env = load_env(call, &allowed)?;
         let session = self.prepare_session(call, &allowed, &env).await?;
         self.recheck_lease(call, Phase::AfterAuthentication).await?;
         let program = runner::resolve(&call.provider.config().command).map_err(CallError::Run)?;
@@ -330,35 +328,16 @@ fn scope(provider: &Provider, binding: &Binding) -> String {
 
 /// The provider's `.env`, with the target's `.env` overriding shared keys. Missing files are
 /// empty; a malformed one fails the call naming the file. Only an allowed call reads them.
-async fn load_env(call: &Call<'_>, _allowed: &Allowed) -> Result<EnvVars, CallError> {
-    let shared = read_env(&call.provider.env_file_path())
-        .await
-        .map_err(CallError::Environment)?;
+fn load_env(call: &Call<'_>, _allowed: &Allowed) -> Result<EnvVars, CallError> {
+    let shared =
+        runner::read_env_file(&call.provider.env_file_path()).map_err(CallError::Environment)?;
     match &call.binding {
         Binding::Bound(target) => Ok(runner::dotenv::overlay(
             shared,
-            read_env(&target.env_file_path())
-                .await
-                .map_err(CallError::Environment)?,
+            runner::read_env_file(&target.env_file_path()).map_err(CallError::Environment)?,
         )),
         Binding::Simple => Ok(shared),
     }
-}
-
-/// One `.env` file, read off the async workers. A read that was interrupted (see [`blocking`])
-/// is a file that could not be read.
-async fn read_env(path: &Path) -> Result<EnvVars, EnvFileError> {
-    let owned = path.to_path_buf();
-    blocking("reading the environment file", move || {
-        runner::read_env_file(&owned)
-    })
-    .await
-    .unwrap_or_else(|interrupted| {
-        Err(EnvFileError::Read {
-            path: path.to_path_buf(),
-            source: std::io::Error::other(interrupted.to_string()),
-        })
-    })
 }
 
 pub(crate) fn now_epoch() -> u64 {

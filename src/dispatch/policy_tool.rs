@@ -114,7 +114,7 @@ impl Dispatcher {
             }
             Some(_) => return Err(refuse("`target` must be a string".into())),
         };
-        let policy = self.rules.load(provider, target).await.map_err(|error| {
+        let policy = self.rules.load(provider, target).map_err(|error| {
             PolicyViewError::Failed(PolicyFailure {
                 provider: provider.tool().to_string(),
                 target: target.map(|target| target.alias().to_string()),

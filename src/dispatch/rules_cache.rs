@@ -13,8 +13,6 @@ use std::sync::{Arc, Mutex};
 use crate::registry::{Provider, Target};
 use crate::rules::{self, PolicyFileError};
 
-use super::stop::blocking;
-
 /// (provider tool, the rules text).
 type CacheKey = (String, String);
 type Compiled = HashMap<CacheKey, Arc<jasper::Policy>>;
@@ -29,26 +27,15 @@ const MAX_CACHED: usize = 256;
 
 impl RulesCache {
     /// Reads the effective rules file of `target` (`None`: the provider's shared policy) now
-    /// and compiles it.
-    pub(super) async fn load(
+    /// and compiles it. The read runs on the calling task, like every bounded read of a call's
+    /// small files (see `crate::files::read_optional`).
+    pub(super) fn load(
         &self,
         provider: &Arc<Provider>,
         target: Option<&Arc<Target>>,
     ) -> Result<Arc<jasper::Policy>, PolicyFileError> {
-        let (path, text) = {
-            let shared = Arc::clone(provider);
-            let target = target.cloned();
-            blocking("reading the policy", move || {
-                let path = rules::effective(&shared, target.as_deref())?.path;
-                let text = rules::read_rules_text(&path)?;
-                Ok::<_, PolicyFileError>((path, text))
-            })
-            .await
-            .map_err(|error| PolicyFileError::Read {
-                path: provider.rules_path(),
-                source: std::io::Error::other(error.to_string()),
-            })??
-        };
+        let path = rules::effective(provider, target.map(Arc::as_ref))?.path;
+        let text = rules::read_rules_text(&path)?;
         let key = (provider.tool().to_string(), text);
         if let Some(compiled) = self.lock().get(&key) {
             return Ok(Arc::clone(compiled));

@@ -18,7 +18,7 @@ use crate::secret::{EnvVars, Secret};
 
 use super::binding;
 use super::stop::CallError;
-use super::{Allowed, Binding, Call, Dispatcher, now_epoch, read_env};
+use super::{Allowed, Binding, Call, Dispatcher, now_epoch};
 
 /// Why an allowed call has no session to run with. The dispatcher renders it (with its causes)
 /// as the call's error.
@@ -125,7 +125,7 @@ impl Dispatcher {
             .record(scope, Event::PreflightProvider, &label, None);
         let result = async {
             let (removed, binding_env) = binding::target_env(provider, identity, target);
-            let mut base = read_env(&identity.env_file_path()).await?;
+            let mut base = crate::runner::read_env_file(&identity.env_file_path())?;
             base.extend(binding_env.iter().cloned());
             let session = self
                 .ensure_then_probe(
@@ -315,15 +315,13 @@ impl Dispatcher {
                     ReauthError::UnknownProvider(target.identity_provider().to_string())
                 })?;
                 let (removed, binding_env) = binding::target_env(provider, identity, target);
-                let mut base = read_env(&identity.env_file_path())
-                    .await
+                let mut base = crate::runner::read_env_file(&identity.env_file_path())
                     .map_err(ReauthError::Environment)?;
                 base.extend(binding_env);
                 (identity, base, removed)
             }
             (None, _) => {
-                let base = read_env(&provider.env_file_path())
-                    .await
+                let base = crate::runner::read_env_file(&provider.env_file_path())
                     .map_err(ReauthError::Environment)?;
                 (provider, base, provider.config().auth.removed_env.clone())
             }

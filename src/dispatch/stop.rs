@@ -80,8 +80,10 @@ impl From<PolicyFileError> for CallError {
     }
 }
 
-/// Runs file I/O off the async workers. Torii never cancels these tasks, so the only error is
-/// a panic in `work` or a runtime shutting down: the call fails (closed) naming `what`.
+/// Runs file work that may wait (for another process's lock on the leases, for a write to
+/// reach the disk) off the async workers; plain reads of small files do not need it (see
+/// `crate::files`). Torii never cancels these tasks, so the only error is a panic in `work` or
+/// a runtime shutting down: the call fails (closed) naming `what`.
 pub(super) async fn blocking<T: Send + 'static>(
     what: &'static str,
     work: impl FnOnce() -> T + Send + 'static,

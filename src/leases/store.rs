@@ -5,8 +5,9 @@
 //! with the one on disk under the lock, so a stale decision is refused instead of undoing a
 //! newer activation or a `target clear`.
 //!
-//! Every method does blocking file I/O and a write may wait for the lock (held by another
-//! writer only for one small read and write); async callers use `spawn_blocking`.
+//! A read is a plain bounded read (see `crate::files`), which async callers make on their own
+//! task; a write may wait for the lock (held by another writer only for one small read and
+//! write), so async callers make it with `spawn_blocking`.
 
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};

@@ -77,7 +77,6 @@ impl Dispatcher {
         let policy = self
             .rules
             .load(call.provider, call.binding.target())
-            .await
             .map_err(CallError::Policy)?;
         let evaluation = policy.evaluate(call.args);
         if !evaluation.ignored_accept_matches.is_empty() {
