@@ -122,6 +122,124 @@ async fn interleaved(server: &Server, program: &Path, iterations: usize) -> Inte
     }
 }
 
+/// A server driven by hand over its pipes, one JSON-RPC line out and one in per call, with
+/// blocking I/O: what a call costs the server, without an MCP client's own work (rmcp's client
+/// adds tasks, channels and decoding to every call). The direct spawn beside it is the
+/// standard library's, which is `posix_spawn` with pipes.
+struct RawServer {
+    process: std::process::Child,
+    input: std::process::ChildStdin,
+    output: std::io::BufReader<std::process::ChildStdout>,
+    next_id: u64,
+}
+
+impl RawServer {
+    fn start(root: &Path) -> Self {
+        use std::io::BufRead;
+        let mut process = std::process::Command::new(torii_exe())
+            .env("TORII_CONFIG_DIR", root)
+            .env("TORII_NO_GUI", "1")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut input = process.stdin.take().unwrap();
+        let mut output = std::io::BufReader::new(process.stdout.take().unwrap());
+        let mut line = String::new();
+        std::io::Write::write_all(&mut input, INITIALIZE.as_bytes()).unwrap();
+        output.read_line(&mut line).unwrap();
+        std::io::Write::write_all(&mut input, LIST_TOOLS.as_bytes()).unwrap();
+        line.clear();
+        output.read_line(&mut line).unwrap();
+        Self {
+            process,
+            input,
+            output,
+            next_id: 3,
+        }
+    }
+
+    /// One call of `tool` with `args`; returns the structured content.
+    fn call(&mut self, tool: &str, args: &[&str]) -> Value {
+        use std::io::BufRead;
+        let request = json!({
+            "jsonrpc": "2.0",
+            "id": self.next_id,
+            "method": "tools/call",
+            "params": {"name": tool, "arguments": {"args": args}},
+        });
+        self.next_id += 1;
+        let mut bytes = serde_json::to_vec(&request).unwrap();
+        bytes.push(b'\n');
+        std::io::Write::write_all(&mut self.input, &bytes).unwrap();
+        let mut line = String::new();
+        self.output.read_line(&mut line).unwrap();
+        let answer: Value = serde_json::from_str(&line).unwrap();
+        answer["result"]["structuredContent"].clone()
+    }
+
+    fn pid(&self) -> u32 {
+        self.process.id()
+    }
+}
+
+impl Drop for RawServer {
+    fn drop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}
+
+/// [`interleaved`] through a [`RawServer`].
+fn raw_interleaved(root: &Path, program: &Path, iterations: usize) -> Interleaved {
+    let mut server = RawServer::start(root);
+    server.call("t", &["x"]); // the first call compiles the policy; later calls reuse it
+    let mut through_torii = Vec::new();
+    let mut direct = Vec::new();
+    let faults_before = minor_faults(server.pid());
+    for _ in 0..iterations {
+        let started = Instant::now();
+        let result = server.call("t", &["x"]);
+        through_torii.push(started.elapsed());
+        assert_eq!(result["execution"]["exit_code"], 0, "{result}");
+        let started = Instant::now();
+        let output = std::process::Command::new(program)
+            .arg("x")
+            .output()
+            .unwrap();
+        direct.push(started.elapsed());
+        assert!(output.status.success());
+    }
+    let faults = minor_faults(server.pid()) - faults_before;
+    Interleaved {
+        torii: median(through_torii),
+        direct: median(direct),
+        faults_per_call: faults as f64 / iterations as f64,
+    }
+}
+
+/// A policy of `rules` rules (one of them accepts `x`).
+fn policy_of(rules: usize) -> String {
+    let mut text = String::from("version: \"1\"\naccept:\n  - \"x\"\n");
+    for index in 1..rules {
+        text.push_str(&format!("  - \"group{} verb{index} noun\"\n", index % 97));
+    }
+    text
+}
+
+/// The raw driver's figures: a trivial call against a direct spawn, with a 1-rule and a
+/// 20,000-rule policy.
+fn raw_latency(iterations: usize) -> (Interleaved, Interleaved) {
+    let mut results = Vec::new();
+    for rules in [1usize, 20_000] {
+        let root = tempfile::tempdir().unwrap();
+        provider(root.path(), "t", "true", &policy_of(rules));
+        results.push(raw_interleaved(root.path(), &which("true"), iterations));
+    }
+    let many = results.pop().unwrap();
+    (results.pop().unwrap(), many)
+}
+
 async fn latency(iterations: usize) -> Interleaved {
     let root = tempfile::tempdir().unwrap();
     provider(
@@ -141,11 +259,7 @@ async fn large_policy_cost(iterations: usize) -> (Interleaved, Interleaved) {
     let mut results = Vec::new();
     for rules in [1usize, 20_000] {
         let root = tempfile::tempdir().unwrap();
-        let mut text = String::from("version: \"1\"\naccept:\n  - \"x\"\n");
-        for index in 1..rules {
-            text.push_str(&format!("  - \"group{} verb{index} noun\"\n", index % 97));
-        }
-        provider(root.path(), "t", "true", &text);
+        provider(root.path(), "t", "true", &policy_of(rules));
         let server = start(root.path()).await;
         results.push(interleaved(&server, &which("true"), iterations).await);
         let _ = server.client.cancel().await;
@@ -317,6 +431,35 @@ async fn main() {
                 .saturating_sub(many.direct)
                 .saturating_sub(one.torii.saturating_sub(one.direct))
         )
+    );
+
+    let (raw_one, raw_many) = raw_latency(calls);
+    println!(
+        "raw driver: tools/call median ({calls}, `true`) {}",
+        micros(raw_one.torii)
+    );
+    println!(
+        "raw driver: direct spawn median              {}",
+        micros(raw_one.direct)
+    );
+    println!(
+        "raw driver: overhead                          {} ({:.2}x the direct spawn)",
+        micros(raw_one.torii.saturating_sub(raw_one.direct)),
+        raw_one.torii.as_secs_f64() / raw_one.direct.as_secs_f64()
+    );
+    println!(
+        "raw driver: server minor page faults per call {:.1}",
+        raw_one.faults_per_call
+    );
+    println!(
+        "raw driver: extra cost of 20,000 rules        {} ({:.1} page faults per call)",
+        micros(
+            raw_many
+                .torii
+                .saturating_sub(raw_many.direct)
+                .saturating_sub(raw_one.torii.saturating_sub(raw_one.direct))
+        ),
+        raw_many.faults_per_call
     );
 
     if full {
