@@ -3,9 +3,10 @@
 //! input, same count).
 //!
 //! Each scenario drives `torii` over stdio under `valgrind --tool=callgrind
-//! --trace-children=no` (so the provider's child is not counted) twice: with 0 calls and with
-//! N. The difference divided by N is the cost of one call; the 0-call run is the cost of a start
-//! (initialize and tools/list). `cargo bench --bench instructions` prints the table published in
+//! --trace-children=no` (so the provider's child is not counted) twice: with 1 call and with
+//! 1 + N. The difference divided by N is the cost of one call after the first (which also does
+//! a session's one-time work); a run with no call is the cost of a start (initialize and
+//! tools/list). `cargo bench --bench instructions` prints the table published in
 //! docs/src/performance.md; under `cargo test` it runs each scenario with 2 calls as a smoke
 //! test. Measure the release binary: `TORII_BENCH_EXE=target/release/torii`. To see where the
 //! instructions go, build it with symbols (`CARGO_PROFILE_RELEASE_STRIP=false`) and set
@@ -153,7 +154,9 @@ fn unresolved(result: &Value) {
     assert_eq!(result["decision"]["source"], "human-deny", "{result}");
 }
 
-/// Per call: (N calls − 0 calls) / N.
+/// Per call: (1 + N calls − 1 call) / N. The first call of a session does work once (it
+/// compiles the policy and builds the tables that look for deceptive characters, some 2.3
+/// million instructions): both runs make it, so the figure is what every later call costs.
 fn per_call(calls: usize, args: &[&str], check: fn(&Value)) -> u64 {
     let root = tempfile::tempdir().unwrap();
     provider(
@@ -163,8 +166,8 @@ fn per_call(calls: usize, args: &[&str], check: fn(&Value)) -> u64 {
         "version: \"1\"\naccept: [\"hello\"]\ndeny: [\"rm\"]\n",
     );
     let label = args.first().copied().unwrap_or("call");
-    let base = instructions(root.path(), label, 0, "echo", args, check);
-    let with = instructions(root.path(), label, calls, "echo", args, check);
+    let base = instructions(root.path(), label, 1, "echo", args, check);
+    let with = instructions(root.path(), label, 1 + calls, "echo", args, check);
     with.saturating_sub(base) / calls as u64
 }
 
