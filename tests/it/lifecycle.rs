@@ -284,3 +284,45 @@ async fn calls_past_the_concurrency_cap_wait_and_can_be_cancelled_waiting() {
     assert_eq!(quick.launches().len(), 1);
     client.close().await;
 }
+
+/// A call reads its policy and `.env` on its own task (issue 39): a FIFO in place of either,
+/// with no writer, fails that call naming the file, at once, and the server goes on serving.
+#[tokio::test]
+async fn a_fifo_where_a_call_reads_its_files_fails_that_call_and_blocks_nothing() {
+    let (root, fake, _marks) = root_with("cli", "", "");
+    let quick = quick_provider(&root);
+    let client = mcp_client::start(&root, &[("PATH", fake.path_env())]).await;
+    let fifo = |relative: &str| {
+        let path = root.path().join(relative);
+        let _ = std::fs::remove_file(&path);
+        let made = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .unwrap();
+        assert!(made.success());
+    };
+    let patient = |call| tokio::time::timeout(Duration::from_secs(10), call);
+
+    fifo("providers/quick/.env");
+    let (result, is_error) = patient(client.call("quick", json!({"args": ["run"]})))
+        .await
+        .expect("a FIFO .env held the call");
+    assert!(is_error, "{result}");
+    assert!(result.to_string().contains(".env"), "{result}");
+
+    std::fs::remove_file(root.path().join("providers/quick/.env")).unwrap();
+    fifo("providers/quick/rules.yaml");
+    let (result, is_error) = patient(client.call("quick", json!({"args": ["run"]})))
+        .await
+        .expect("a FIFO rules.yaml held the call");
+    assert!(is_error, "{result}");
+    assert!(result.to_string().contains("rules.yaml"), "{result}");
+    assert!(quick.launches().is_empty(), "a call ran without its files");
+
+    // The server still answers, and the other provider still runs.
+    let (result, _) = patient(client.call("cli", json!({"args": ["other"]})))
+        .await
+        .expect("the server stopped answering");
+    assert!(result["decision"].is_object(), "{result}");
+    client.close().await;
+}
