@@ -386,6 +386,48 @@ async fn concurrent_calls() -> Duration {
     started.elapsed()
 }
 
+/// Prints a call against a direct spawn (`measured`) and the cost of 20,000 rules (`many`
+/// against `one`), each line starting with `driver`.
+fn report(
+    driver: &str,
+    calls: usize,
+    measured: &Interleaved,
+    one: &Interleaved,
+    many: &Interleaved,
+) {
+    let overhead = |run: &Interleaved| run.torii.saturating_sub(run.direct);
+    println!(
+        "{driver}tools/call median ({calls}, interleaved, `true`) {}",
+        micros(measured.torii)
+    );
+    println!(
+        "{driver}direct spawn median of the same command      {}",
+        micros(measured.direct)
+    );
+    println!(
+        "{driver}overhead                                      {} ({:.2}x the direct spawn)",
+        micros(overhead(measured)),
+        measured.torii.as_secs_f64() / measured.direct.as_secs_f64()
+    );
+    println!(
+        "{driver}server minor page faults per call            {:.1}",
+        measured.faults_per_call
+    );
+    println!(
+        "{driver}overhead, 1-rule policy                       {}",
+        micros(overhead(one))
+    );
+    println!(
+        "{driver}overhead, 20,000-rule policy                  {} ({:.1} page faults per call)",
+        micros(overhead(many)),
+        many.faults_per_call
+    );
+    println!(
+        "{driver}extra cost of 20,000 rules                    {}",
+        micros(overhead(many).saturating_sub(overhead(one)))
+    );
+}
+
 fn micros(duration: Duration) -> String {
     format!("{:.0} µs", duration.as_secs_f64() * 1e6)
 }
@@ -396,71 +438,10 @@ async fn main() {
     let (calls, policy_calls, starts) = if full { (500, 200, 50) } else { (5, 5, 2) };
 
     let measured = latency(calls).await;
-    println!(
-        "tools/call median ({calls}, interleaved, `true`) {}",
-        micros(measured.torii)
-    );
-    println!(
-        "direct spawn median of the same command      {}",
-        micros(measured.direct)
-    );
-    println!(
-        "overhead                                      {} ({:.2}x the direct spawn)",
-        micros(measured.torii.saturating_sub(measured.direct)),
-        measured.torii.as_secs_f64() / measured.direct.as_secs_f64()
-    );
-    println!(
-        "server minor page faults per call            {:.1}",
-        measured.faults_per_call
-    );
-
     let (one, many) = large_policy_cost(policy_calls).await;
-    println!(
-        "overhead, 1-rule policy                       {}",
-        micros(one.torii.saturating_sub(one.direct))
-    );
-    println!(
-        "overhead, 20,000-rule policy                  {} ({:.1} page faults per call)",
-        micros(many.torii.saturating_sub(many.direct)),
-        many.faults_per_call
-    );
-    println!(
-        "extra cost of 20,000 rules                    {}",
-        micros(
-            many.torii
-                .saturating_sub(many.direct)
-                .saturating_sub(one.torii.saturating_sub(one.direct))
-        )
-    );
-
+    report("", calls, &measured, &one, &many);
     let (raw_one, raw_many) = raw_latency(calls);
-    println!(
-        "raw driver: tools/call median ({calls}, `true`) {}",
-        micros(raw_one.torii)
-    );
-    println!(
-        "raw driver: direct spawn median              {}",
-        micros(raw_one.direct)
-    );
-    println!(
-        "raw driver: overhead                          {} ({:.2}x the direct spawn)",
-        micros(raw_one.torii.saturating_sub(raw_one.direct)),
-        raw_one.torii.as_secs_f64() / raw_one.direct.as_secs_f64()
-    );
-    println!(
-        "raw driver: server minor page faults per call {:.1}",
-        raw_one.faults_per_call
-    );
-    println!(
-        "raw driver: extra cost of 20,000 rules        {} ({:.1} page faults per call)",
-        micros(
-            raw_many
-                .torii
-                .saturating_sub(raw_many.direct)
-                .saturating_sub(raw_one.torii.saturating_sub(raw_one.direct))
-        ),
-        raw_many.faults_per_call
-    );
+    report("raw driver: ", calls, &raw_one, &raw_one, &raw_many);
 
     if full {
         let (peak, truncated) = peak_rss_one_gib().await;

@@ -592,16 +592,7 @@ fn required_fields_are_named() {
 #[test]
 fn the_status_bar_keeps_its_height_and_place_in_every_state() {
     set_for_thread(Language::English);
-    let validator = ValidatorSpec {
-        program: "/bin/sh".into(),
-        args: vec!["-c".into(), r#"sleep 0.3; [ "$API_TOKEN" = good ]"#.into()],
-        base_env: vec![],
-        inject: vec![("API_TOKEN".into(), "TOKEN".into())],
-        removed_env: vec![],
-        confine_root: "/nonexistent/torii-root".into(),
-        confine_programs: Vec::new(),
-        confinement: crate::confine::Mode::BestEffort,
-    };
+    let validator = slow_token_validator();
     let mut harness = auth_window(vec![field("TOKEN", "Token", false)], Some(validator), None);
     let mut bars = vec![("guidance", painted_behind(&harness, "Fill in the fields"))];
     play(&mut harness, &[click(au::VALIDATE)]);
@@ -618,11 +609,7 @@ fn the_status_bar_keeps_its_height_and_place_in_every_state() {
     );
     bars.push(("refused", painted_behind(&harness, "Session refused")));
     play(&mut harness, &[fill("Token", "good"), click(au::VALIDATE)]);
-    let started = std::time::Instant::now();
-    while decided(&harness).is_none() && started.elapsed().as_secs() < 10 {
-        std::thread::sleep(std::time::Duration::from_millis(10));
-        harness.step();
-    }
+    wait_for_validation(&mut harness);
     harness.step();
     bars.push(("validated", painted_behind(&harness, "Session validated.")));
 
@@ -817,9 +804,10 @@ fn a_refused_candidate_reenables_the_form_and_an_accepted_one_returns() {
     }
 }
 
+/// A validator that takes 0.3 s and accepts only the token `good`.
 #[cfg(unix)]
-fn refused_then_accepted(validating: &str, refused: &str, validated: &str) {
-    let validator = ValidatorSpec {
+fn slow_token_validator() -> ValidatorSpec {
+    ValidatorSpec {
         program: "/bin/sh".into(),
         args: vec!["-c".into(), r#"sleep 0.3; [ "$API_TOKEN" = good ]"#.into()],
         base_env: vec![],
@@ -828,7 +816,22 @@ fn refused_then_accepted(validating: &str, refused: &str, validated: &str) {
         confine_root: "/nonexistent/torii-root".into(),
         confine_programs: Vec::new(),
         confinement: crate::confine::Mode::BestEffort,
-    };
+    }
+}
+
+/// Runs frames until the window decided (the validator runs in real time), at most 10 s.
+#[cfg(unix)]
+fn wait_for_validation(harness: &mut DrivenHarness<'_>) {
+    let started = std::time::Instant::now();
+    while decided(harness).is_none() && started.elapsed().as_secs() < 10 {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        harness.step();
+    }
+}
+
+#[cfg(unix)]
+fn refused_then_accepted(validating: &str, refused: &str, validated: &str) {
+    let validator = slow_token_validator();
     let fields = vec![
         field("TOKEN", "Token", false),
         FieldSpec {
@@ -850,11 +853,7 @@ fn refused_then_accepted(validating: &str, refused: &str, validated: &str) {
     assert_eq!(decided(&harness), None);
 
     play(&mut harness, &[fill("Token", "good"), click(au::VALIDATE)]);
-    let started = std::time::Instant::now();
-    while decided(&harness).is_none() && started.elapsed().as_secs() < 10 {
-        std::thread::sleep(std::time::Duration::from_millis(10));
-        harness.step();
-    }
+    wait_for_validation(&mut harness);
     harness.step();
     assert!(shows(&harness, validated));
     let Answer::Authenticate(AuthAnswer::Validated { values, .. }) = finish(&mut harness) else {
