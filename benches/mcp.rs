@@ -268,18 +268,24 @@ async fn large_policy_cost(iterations: usize) -> (Interleaved, Interleaved) {
     (results.pop().unwrap(), many)
 }
 
-async fn peak_rss_one_gib() -> (u64, bool) {
+/// The server's peak RSS while its child writes 1 GiB: `text` lines (`yes`), or zero bytes,
+/// each of which the answer carries as `\u0000` (six bytes, twice: as structured content and
+/// as its text). Whether the output was cut to `max_output_bytes` comes back too.
+async fn peak_rss_one_gib(text: bool) -> (u64, bool) {
     let root = tempfile::tempdir().unwrap();
-    let script = root.path().join("bin");
-    std::fs::create_dir_all(&script).unwrap();
+    let (command, args) = if text {
+        ("sh", vec!["-c", "yes | head -c 1073741824"])
+    } else {
+        ("head", vec!["-c", "1073741824", "/dev/zero"])
+    };
     provider(
         root.path(),
         "big",
-        "head",
+        command,
         "version: \"1\"\naccept: [\"-c\"]\n",
     );
     let server = start(root.path()).await;
-    let result = call(&server, "big", &["-c", "1073741824", "/dev/zero"]).await;
+    let result = call(&server, "big", &args).await;
     let peak = status_kib(server.pid, "VmHWM:");
     let truncated = result["execution"]["truncated"].as_bool().unwrap();
     let _ = server.client.cancel().await;
@@ -444,11 +450,13 @@ async fn main() {
     report("raw driver: ", calls, &raw_one, &raw_one, &raw_many);
 
     if full {
-        let (peak, truncated) = peak_rss_one_gib().await;
-        println!(
-            "server peak RSS while a child writes 1 GiB    {:.1} MiB (truncated: {truncated})",
-            peak as f64 / 1024.0
-        );
+        for (text, what) in [(true, "of text"), (false, "of zeros")] {
+            let (peak, truncated) = peak_rss_one_gib(text).await;
+            println!(
+                "server peak RSS while a child writes 1 GiB {what} {:.1} MiB (truncated: {truncated})",
+                peak as f64 / 1024.0
+            );
+        }
     }
 
     let (start_one, _) = cold_start(1, starts).await;
