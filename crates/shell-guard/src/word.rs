@@ -1140,28 +1140,15 @@ mod tests {
 
     #[test]
     fn arithmetic_bracket_is_one_unknown_piece() -> Result<(), GuardError> {
-        // `$[…]` is replaced by its (unknown) value and the word goes on after the `]`.
-        let (arg, nested) = scan_word("$[1+$(kubectl)]x")?;
-        assert_eq!(
-            arg.pieces,
-            [
-                Piece::Unknown { splits: true },
-                Piece::Char {
-                    c: 'x',
-                    quoted: false
-                }
-            ]
-        );
-        assert_eq!(nested, ["kubectl"]);
-        Ok(())
-    }
-
-    #[test]
-    fn arithmetic_bracket_closes_at_its_own_bracket() -> Result<(), GuardError> {
-        // As in bash, the `]` of a nested `[…]` (an array subscript) and an escaped `\]` do
-        // not close `$[…]`: it is one unknown part, and no `]` of it is left as text.
-        for raw in ["$[a[1]]x", "$[1\\]]x"] {
-            let (arg, _) = scan_word(raw)?;
+        // `$[…]` is replaced by its (unknown) value and the word goes on after its own `]`: as
+        // in bash, the `]` of a nested `[…]` (an array subscript) and an escaped `\]` do not
+        // close it, and no `]` of it is left as text. What it runs is still looked at.
+        for (raw, runs) in [
+            ("$[1+$(kubectl)]x", &["kubectl"][..]),
+            ("$[a[1]]x", &[]),
+            ("$[1\\]]x", &[]),
+        ] {
+            let (arg, nested) = scan_word(raw)?;
             assert_eq!(
                 arg.pieces,
                 [
@@ -1173,6 +1160,7 @@ mod tests {
                 ],
                 "{raw}"
             );
+            assert_eq!(nested, runs, "{raw}");
         }
         Ok(())
     }
