@@ -16,6 +16,13 @@ impl AdminDenies {
         self.by_tool.insert(tool.to_string(), (policy, dir));
     }
 
+    /// The administrator's deny rules for `tool`, as written (empty when the layer has none).
+    pub(super) fn rules(&self, tool: &str) -> &[String] {
+        self.by_tool
+            .get(tool)
+            .map_or(&[], |(policy, _)| policy.deny())
+    }
+
     /// The administrator's rule denying `args` for `tool`, and the layer's directory.
     pub(super) fn denying(&self, tool: &str, args: &[String]) -> Option<(String, &Path)> {
         let (policy, dir) = self.by_tool.get(tool)?;

@@ -1,7 +1,7 @@
 //! `torii_policy`: the active rules of a provider or target, read-only.
 //!
 //! It reads exactly one file, the effective `rules.yaml` (a target's own file replaces the
-//! shared one), and nothing else: no environment, credentials, caches, grants or leases, and it
+//! shared one), and nothing else (the administrator's deny rules were read at start-up): no environment, credentials, caches, grants or leases, and it
 //! changes no state. It works for inactive aliases too.
 
 use schemars::JsonSchema;
@@ -21,6 +21,10 @@ pub struct PolicyView {
     pub deny: Vec<String>,
     pub minimum_accept_tokens: usize,
     pub ignored_accept: Vec<String>,
+    /// The administrator's deny rules for this provider, which win over every rule above, grant
+    /// and approval. Omitted when the administrator's layer denies nothing here.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub admin_deny: Vec<String>,
     pub unmatched: String,
 }
 
@@ -128,6 +132,7 @@ impl Dispatcher {
             deny: policy.deny().to_vec(),
             minimum_accept_tokens: policy.settings().minimum_accept_tokens.max(1),
             ignored_accept: policy.ignored_accepts().to_vec(),
+            admin_deny: self.admin.rules(provider.tool()).to_vec(),
             unmatched: UNMATCHED.to_string(),
         })
     }

@@ -247,9 +247,15 @@ mod tests {
             deny: vec![],
             minimum_accept_tokens: 1,
             ignored_accept: vec![],
+            admin_deny: vec![],
             unmatched: "default deny".into(),
         };
         assert!(matches(&schema, &view));
+        let narrowed = PolicyView {
+            admin_deny: vec!["delete".into()],
+            ..view
+        };
+        assert!(matches(&schema, &narrowed));
         let failure = PolicyFailure {
             provider: "kubectl".into(),
             target: Some("dev".into()),

@@ -77,6 +77,37 @@ async fn an_admin_deny_holds_against_a_user_accept() {
     assert_eq!(fake.launches(), [["s3", "ls"]]);
 }
 
+/// The agent reads the administrator's deny rules where it reads the user's, so that it does
+/// not plan around a command no approval can let through.
+#[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
+#[tokio::test]
+async fn torii_policy_lists_the_administrators_deny_rules() {
+    let (root, fake, layer) = setup();
+    let view = |env: Vec<(&'static str, std::ffi::OsString)>| {
+        let root = &root;
+        let fake = &fake;
+        async move {
+            let mut vars = vec![("PATH", fake.path_env())];
+            vars.extend(env);
+            let client = mcp_client::start(root, &vars).await;
+            let (view, is_error) = client
+                .call("torii_policy", json!({ "provider": "cli" }))
+                .await;
+            client.close().await;
+            assert!(!is_error, "{view}");
+            view
+        }
+    };
+    let without = view(vec![]).await;
+    assert!(without.get("admin_deny").is_none(), "{without}");
+    admin(layer.path(), "version: \"1\"\ndeny:\n  - \"s3 cp\"\n", None);
+    let with = view(vec![("TORII_TEST_ADMIN_DIR", layer.path().into())]).await;
+    assert_eq!(with["admin_deny"], json!(["s3 cp"]), "{with}");
+    // The user's own rules are shown as they are written.
+    assert_eq!(with["accept"], json!(["s3 ls", "s3 cp"]), "{with}");
+    assert!(fake.launches().is_empty());
+}
+
 #[cfg_attr(not(feature = "test-hooks"), ignore = "needs --features test-hooks")]
 #[tokio::test]
 async fn an_admin_deny_holds_against_a_grant_and_an_approval_window() {
