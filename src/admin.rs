@@ -107,7 +107,7 @@ impl AdminLayer {
                 layer.rules.insert(name, (path, text));
             }
         }
-        let settings_path = dir.join("settings.yaml");
+        let settings_path = layer.settings_file();
         let text = crate::files::read_optional_text(&settings_path, crate::files::SMALL_FILE_BYTES)
             .map_err(read(&settings_path))?;
         if let Some(text) = text {
@@ -130,6 +130,21 @@ impl AdminLayer {
             }
         }
         settings
+    }
+
+    /// The layer's `settings.yaml`, which holds the settings it locks.
+    pub fn settings_file(&self) -> PathBuf {
+        self.dir.join("settings.yaml")
+    }
+
+    /// Where the setting `name` in effect is written: the layer's file when it locks it, else
+    /// the user's `user_file`. Messages that tell the human what to change name this file.
+    pub fn file_setting(&self, name: &str, user_file: &Path) -> PathBuf {
+        if self.locked_settings().iter().any(|locked| locked == name) {
+            self.settings_file()
+        } else {
+            user_file.to_path_buf()
+        }
     }
 
     /// The names of the settings this layer locks.

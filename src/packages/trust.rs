@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use super::PackageError;
 use super::catalog::Location;
 use crate::paths::ConfigRoot;
-use crate::settings::Unsigned;
+use crate::settings::{Settings, SettingsError, Unsigned};
 use crate::signature::{self, KeyId, PublicKey, Verdict};
 
 /// The keys and the rule a package command checks its sources with.
@@ -23,8 +23,11 @@ pub struct Trust {
     /// The ids of Torii's own release keys, among `keys`.
     release: Vec<KeyId>,
     unsigned: Unsigned,
-    /// Named in refusals: where the human changes what is trusted.
-    settings_file: PathBuf,
+    /// Named in refusals, where the human changes what is trusted: the settings file that sets
+    /// `package_keys`, and the one that sets `unsigned_packages` (the administrator's when
+    /// their layer locks it, since the user's would change nothing).
+    keys_file: PathBuf,
+    unsigned_file: PathBuf,
     /// For an upgrade of a signed package: who may sign its new version.
     continuity: Option<Continuity>,
 }
@@ -42,17 +45,33 @@ impl Trust {
     /// The release keys and the settings of `root` (an invalid `settings.yaml` is an error:
     /// its keys and its rule cannot be known).
     pub fn load(root: &ConfigRoot) -> Result<Trust, PackageError> {
-        let settings_file = root.settings_file();
-        let settings = crate::settings::Settings::load(&settings_file)?;
-        Trust::new(&settings, settings_file)
+        let user_file = root.settings_file();
+        let settings = Settings::load_user(&user_file)?;
+        match crate::admin::AdminLayer::of_system()
+            .map_err(|error| SettingsError::Admin(Box::new(error)))?
+        {
+            None => Trust::new(&settings, user_file),
+            Some(admin) => Trust::with_files(
+                &admin.lock(settings),
+                admin.file_setting("package_keys", &user_file),
+                admin.file_setting("unsigned_packages", &user_file),
+            ),
+        }
     }
 
-    /// The release keys and `settings` (read from `settings_file`). A key of `package_keys`
-    /// with the id of a release key but other bytes is refused: key ids are what the human
-    /// sees, and one must not pass for the other.
-    pub fn new(
-        settings: &crate::settings::Settings,
-        settings_file: PathBuf,
+    /// The release keys and `settings`, read from `settings_file` alone.
+    pub fn new(settings: &Settings, settings_file: PathBuf) -> Result<Trust, PackageError> {
+        Trust::with_files(settings, settings_file.clone(), settings_file)
+    }
+
+    /// The release keys and `settings`, whose `package_keys` and `unsigned_packages` come from
+    /// `keys_file` and `unsigned_file`. A key of `package_keys` with the id of a release key
+    /// but other bytes is refused: key ids are what the human sees, and one must not pass for
+    /// the other.
+    fn with_files(
+        settings: &Settings,
+        keys_file: PathBuf,
+        unsigned_file: PathBuf,
     ) -> Result<Trust, PackageError> {
         let mut keys = crate::release::release_keys();
         let release: Vec<KeyId> = keys.iter().map(PublicKey::id).collect();
@@ -61,8 +80,8 @@ impl Trust {
                 None => keys.push(key.clone()),
                 Some(known) if known == key => {}
                 Some(_) => {
-                    return Err(PackageError::from(crate::settings::SettingsError::Field {
-                        path: settings_file,
+                    return Err(PackageError::from(SettingsError::Field {
+                        path: keys_file,
                         position: None,
                         field: format!("package_keys[{index}]"),
                         message: format!(
@@ -78,7 +97,8 @@ impl Trust {
             keys,
             release,
             unsigned: settings.unsigned_packages,
-            settings_file,
+            keys_file,
+            unsigned_file,
             continuity: None,
         })
     }
@@ -126,7 +146,7 @@ impl Trust {
             Verdict::UnknownKey(key) => Err(PackageError::UnknownKey {
                 location: signed,
                 key,
-                settings: self.settings_file.clone(),
+                settings: self.keys_file.clone(),
             }),
             Verdict::Invalid(key) => Err(PackageError::BadSignature {
                 location: signed,
@@ -163,7 +183,7 @@ impl Trust {
         if signed_by.is_none() && self.unsigned == Unsigned::Refuse {
             return Err(PackageError::UnsignedRefused {
                 location: label.to_string(),
-                settings: self.settings_file.clone(),
+                settings: self.unsigned_file.clone(),
             });
         }
         Ok(())
@@ -183,7 +203,8 @@ mod tests {
             keys: Vec::new(),
             release: vec![id("00000000000000A1"), id("00000000000000A2")],
             unsigned,
-            settings_file: PathBuf::from("/r/settings.yaml"),
+            keys_file: PathBuf::from("/r/settings.yaml"),
+            unsigned_file: PathBuf::from("/r/settings.yaml"),
             continuity: None,
         }
     }

@@ -231,7 +231,8 @@ fn a_signed_catalog_installs_and_a_replaced_or_badly_signed_one_is_refused() {
             strict.path().join("settings.yaml").display()
         )));
     assert!(!strict.path().join("providers/aws").exists());
-    // The administrator's layer locks the setting, whatever the user's file says.
+    // The administrator's layer locks the setting, whatever the user's file says, and the
+    // refusal names the administrator's file: changing the user's would change nothing.
     let admin = tempfile::tempdir().unwrap();
     std::fs::write(
         admin.path().join("settings.yaml"),
@@ -245,7 +246,10 @@ fn a_signed_catalog_installs_and_a_replaced_or_badly_signed_one_is_refused() {
         .args(["provider", "install", "aws"])
         .assert()
         .failure()
-        .stderr(predicate::str::contains("refuses unsigned packages"));
+        .stderr(predicate::str::contains(format!(
+            "and {} refuses unsigned packages",
+            admin.path().join("settings.yaml").display()
+        )));
     assert!(!user.path().join("providers/aws").exists());
     // The official catalog, signed, passes the strict setting.
     torii(&strict, &ca, Some(&url("genuine")))
@@ -295,6 +299,19 @@ fn a_package_signed_by_a_key_in_settings_installs_by_url_and_upgrades_only_signe
             "is signed by key {}, which this torii does not trust; if you trust its publisher, add their public key to package_keys in {}",
             key_id(&publisher.public),
             root.path().join("settings.yaml").display()
+        )));
+    // Where the administrator's layer locks the keys, adding one to the user's file would
+    // change nothing: the refusal names the administrator's file.
+    let admin = tempfile::tempdir().unwrap();
+    std::fs::write(admin.path().join("settings.yaml"), "package_keys: []\n").unwrap();
+    torii(&root, &ca, None)
+        .env("TORII_TEST_ADMIN_DIR", admin.path())
+        .args(["provider", "install", &url("genuine")])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(format!(
+            "add their public key to package_keys in {}",
+            admin.path().join("settings.yaml").display()
         )));
     root.write("settings.yaml", &settings);
     torii(&root, &ca, None)
