@@ -64,7 +64,8 @@
 //! here-document or here-string given to a shell, `source /dev/stdin`, `at` or `pwsh -Command -`
 //! on its standard input. Values that other programs run as commands are analysed like the
 //! line itself (a computed program in them is an error; a value computed as a whole, such as
-//! `"${EDITOR:-vim}"`, is only checked for protected programs): `EDITOR=`, `PAGER=`,
+//! `"${EDITOR:-vim}"`, is only checked for protected programs, with the defaults and
+//! replacements its expansions may put there): `EDITOR=`, `PAGER=`,
 //! `GIT_SSH_COMMAND=` and similar variables, `git -c` aliases (`!…` with the words they receive,
 //! others as git command lines), pagers, editors and
 //! helpers (also through `GIT_CONFIG_*`, in both forms of `GIT_CONFIG_PARAMETERS` entries),

@@ -570,13 +570,21 @@ impl<'g> Analyzer<'g> {
             // A computed command (`"${EDITOR:-vim}"`, common): what is written in it is checked
             // for protected programs, as the words a shell would read in it (`sh -c "$EDITOR"`
             // is how git and others run it), quotes of the assignment removed.
+            // So is the text its expansions may put there (`"${E:-kubectl}"`).
             None => {
-                self.hits_only(&value.raw, d + 1)?;
-                let words = unquoted(&value.raw);
-                if words == value.raw {
-                    return ControlFlow::Continue(());
+                let written = operands(&value.raw);
+                let mut views = vec![
+                    unquoted(&value.raw),
+                    unquoted(&written),
+                    written,
+                    value.raw.clone(),
+                ];
+                views.sort_unstable();
+                views.dedup();
+                for view in &views {
+                    self.hits_only(view, d + 1)?;
                 }
-                self.hits_only(&words, d + 1)
+                ControlFlow::Continue(())
             }
         }
     }
@@ -1039,6 +1047,119 @@ fn subscript_nesting(word: &str) -> u32 {
             .unwrap_or(u32::MAX),
         _ => 0,
     }
+}
+
+/// `raw` with each `${…}` replaced by the text written in it that can become its value: the
+/// word of `${x:-word}`, `${x-word}`, `${x:=word}`, `${x=word}`, `${x:+word}` and `${x+word}`,
+/// and the replacement of `${x/pattern/replacement}` (and of `//`, `/#`, `/%`), each read the
+/// same way in turn; nothing for the other forms, whose value is the variable's.
+/// (`EDITOR="${E:-kubectl}"` runs kubectl when `E` is unset; `"${HOME/*/kubectl}"` always.)
+/// One pass, without recursion: the text is an agent's, of any nesting.
+fn operands(raw: &str) -> String {
+    let chars: Vec<char> = raw.chars().collect();
+    let mut out = String::new();
+    // For each `{` still open: whether it began an expansion, whose `}` is not kept.
+    let mut open: Vec<bool> = Vec::new();
+    let mut i = 0;
+    while let Some(&c) = chars.get(i) {
+        match c {
+            '\\' => {
+                out.extend(chars.get(i..(i + 2).min(chars.len())).unwrap_or_default());
+                i += 2;
+            }
+            '$' if chars.get(i + 1) == Some(&'{') => match operand_start(&chars, i + 2) {
+                Some(start) => {
+                    open.push(true);
+                    i = start;
+                }
+                None => i = brace_end(&chars, i + 1) + 1,
+            },
+            '{' => {
+                open.push(false);
+                out.push(c);
+                i += 1;
+            }
+            '}' => {
+                if open.pop() != Some(true) {
+                    out.push(c);
+                }
+                i += 1;
+            }
+            _ => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Where the operand of the expansion whose text starts at `at` (after `${`) begins, when it
+/// can become the expansion's value (see [`operands`]).
+fn operand_start(chars: &[char], at: usize) -> Option<usize> {
+    let is_name = |c: &char| c.is_ascii_alphanumeric() || *c == '_';
+    let mut i = at + usize::from(chars.get(at) == Some(&'!'));
+    match chars.get(i) {
+        Some(c) if c.is_ascii_alphabetic() || *c == '_' => {
+            while chars.get(i).is_some_and(is_name) {
+                i += 1;
+            }
+        }
+        Some(c) if "@*#?-$!0123456789".contains(*c) => i += 1,
+        _ => return None,
+    }
+    if chars.get(i) == Some(&'[') {
+        i = (i..chars.len()).find(|&j| chars.get(j) == Some(&']'))? + 1;
+    }
+    i += usize::from(chars.get(i) == Some(&':'));
+    match chars.get(i)? {
+        '-' | '=' | '+' => Some(i + 1),
+        '/' => {
+            i += 1;
+            if matches!(chars.get(i), Some('/' | '#' | '%')) {
+                i += 1;
+            }
+            // The replacement starts after the pattern's end, an unescaped `/` before the `}`.
+            while let Some(&c) = chars.get(i) {
+                match c {
+                    '\\' => i += 1,
+                    '/' => return Some(i + 1),
+                    '}' => return None,
+                    _ => {}
+                }
+                i += 1;
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+/// The index of the `}` that closes the `{` at `open` (or the end of `chars`). Quotes are
+/// skipped roughly: the text is only searched for protected programs.
+fn brace_end(chars: &[char], open: usize) -> usize {
+    let mut depth = 0usize;
+    let mut i = open;
+    while let Some(&c) = chars.get(i) {
+        match c {
+            '\\' => i += 1,
+            '\'' => {
+                i = (i + 1..chars.len())
+                    .find(|&j| chars.get(j) == Some(&'\''))
+                    .unwrap_or(chars.len());
+            }
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    chars.len()
 }
 
 /// `raw` with its quotes and backslashes removed: the words a quoted value holds, as a shell

@@ -198,6 +198,13 @@ fn pathological() -> Vec<String> {
             }
         }
     }
+    // A computed editor value is read for what its expansions may put there; within single
+    // quotes its `${` nest without bound.
+    for unit in ["${a:-", "${a/b/", "${a:=x${"] {
+        for n in [2000, 30_000] {
+            inputs.push(format!("EDITOR=$X'{}kubectl' git commit", unit.repeat(n)));
+        }
+    }
     inputs
 }
 
