@@ -569,24 +569,62 @@ impl<'g> Analyzer<'g> {
             Some(text) => self.command_text(text.trim_start_matches(['|', '!']), d + 1),
             // A computed command (`"${EDITOR:-vim}"`, common): what is written in it is checked
             // for protected programs, as the words a shell would read in it (`sh -c "$EDITOR"`
-            // is how git and others run it), quotes of the assignment removed.
-            // So is the text its expansions may put there (`"${E:-kubectl}"`).
+            // is how git and others run it), quotes of the assignment removed; so is the text
+            // its expansions may put there (`"${E:-kubectl}"`), but not in a prompt, which is
+            // expanded and not run.
             None => {
-                let written = operands(&value.raw);
-                let mut views = vec![
-                    unquoted(&value.raw),
-                    unquoted(&written),
-                    written,
-                    value.raw.clone(),
-                ];
+                let mut views = vec![value.raw.clone(), unquoted(&value.raw)];
+                let written = (!name.starts_with("PS")).then(|| operands(&value.raw));
+                if let Some(written) = &written {
+                    // `$'…'` and `$"…"` in a double-quoted operand are decoded.
+                    let bare = written.replace("$\"", "\"").replace('"', "");
+                    views.extend([written.clone(), unquoted(written), bare]);
+                }
                 views.sort_unstable();
                 views.dedup();
                 for view in &views {
                     self.hits_only(view, d + 1)?;
                 }
-                ControlFlow::Continue(())
+                match written {
+                    Some(written) => self.loose_commands(&written),
+                    None => ControlFlow::Continue(()),
+                }
             }
         }
+    }
+
+    /// The first word of each command in `written` (a computed value's [`operands`]), read
+    /// loosely: quotes inside an expansion can hide how bash splits the value
+    /// (`${E:-'x}';kubectl}` is `x};kubectl`), so quotes and backslashes are dropped, commands
+    /// split at `;`, `&`, `|`, parentheses, backquotes and newlines, and a word ends at a brace or
+    /// a `$`. A protected program there is a hit; a pattern there is an error, as it is
+    /// written in a command word.
+    fn loose_commands(&mut self, written: &str) -> Flow {
+        let plain: String = written
+            .replace("$\"", "\"")
+            .chars()
+            .filter(|c| !matches!(c, '"' | '\'' | '\\'))
+            .collect();
+        for command in plain.split([';', '&', '|', '(', ')', '`', '\n']) {
+            let mut words = command.split_whitespace();
+            let Some(first) = words.next() else {
+                continue;
+            };
+            let program = first.split(['{', '}', '$']).next().unwrap_or_default();
+            if program.contains(['*', '?', '[']) {
+                self.fail(GuardError::DynamicProgram {
+                    word: program.to_owned(),
+                });
+                continue;
+            }
+            if let Some(hit) = self.protected(program) {
+                let args: Vec<Arg> = words.map(Arg::literal).collect();
+                if !self.gate_lets_through(&hit, &args) {
+                    return self.found(hit);
+                }
+            }
+        }
+        ControlFlow::Continue(())
     }
 
     /// Configuration given to git through the environment, read for what git runs because of
@@ -1054,42 +1092,53 @@ fn subscript_nesting(word: &str) -> u32 {
 /// and the replacement of `${x/pattern/replacement}` (and of `//`, `/#`, `/%`), each read the
 /// same way in turn; nothing for the other forms, whose value is the variable's.
 /// (`EDITOR="${E:-kubectl}"` runs kubectl when `E` is unset; `"${HOME/*/kubectl}"` always.)
-/// One pass, without recursion: the text is an agent's, of any nesting.
+/// As in bash, a `}` closes the innermost `${`, and a lone `{` is a character. One pass without
+/// recursion: the text is an agent's, of any nesting. Quotes are kept, and their text is read
+/// too (the program that runs the value reads it again, and its `${…}` with it).
 fn operands(raw: &str) -> String {
     let chars: Vec<char> = raw.chars().collect();
     let mut out = String::new();
-    // For each `{` still open: whether it began an expansion, whose `}` is not kept.
-    let mut open: Vec<bool> = Vec::new();
+    // Expansions open whose operand is being copied (their `}` is not).
+    let mut copying = 0usize;
+    // Expansions open, the outermost of which gives nothing: nothing in them is copied.
+    let mut skipping = 0usize;
     let mut i = 0;
     while let Some(&c) = chars.get(i) {
-        match c {
+        let step = match c {
             '\\' => {
-                out.extend(chars.get(i..(i + 2).min(chars.len())).unwrap_or_default());
-                i += 2;
-            }
-            '$' if chars.get(i + 1) == Some(&'{') => match operand_start(&chars, i + 2) {
-                Some(start) => {
-                    open.push(true);
-                    i = start;
+                if skipping == 0 {
+                    out.extend(chars.get(i..(i + 2).min(chars.len())).unwrap_or_default());
                 }
-                None => i = brace_end(&chars, i + 1) + 1,
-            },
-            '{' => {
-                open.push(false);
-                out.push(c);
-                i += 1;
+                2
             }
-            '}' => {
-                if open.pop() != Some(true) {
-                    out.push(c);
+            '$' if chars.get(i + 1) == Some(&'{') => {
+                match operand_start(&chars, i + 2).filter(|_| skipping == 0) {
+                    Some(start) => {
+                        copying += 1;
+                        start - i
+                    }
+                    None => {
+                        skipping += 1;
+                        2
+                    }
                 }
-                i += 1;
+            }
+            '}' if skipping > 0 => {
+                skipping -= 1;
+                1
+            }
+            '}' if copying > 0 => {
+                copying -= 1;
+                1
             }
             _ => {
-                out.push(c);
-                i += 1;
+                if skipping == 0 {
+                    out.push(c);
+                }
+                1
             }
-        }
+        };
+        i += step;
     }
     out
 }
@@ -1109,7 +1158,21 @@ fn operand_start(chars: &[char], at: usize) -> Option<usize> {
         _ => return None,
     }
     if chars.get(i) == Some(&'[') {
-        i = (i..chars.len()).find(|&j| chars.get(j) == Some(&']'))? + 1;
+        let mut depth = 0usize;
+        loop {
+            match chars.get(i)? {
+                '[' => depth += 1,
+                ']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        i += 1;
     }
     i += usize::from(chars.get(i) == Some(&':'));
     match chars.get(i)? {
@@ -1119,12 +1182,18 @@ fn operand_start(chars: &[char], at: usize) -> Option<usize> {
             if matches!(chars.get(i), Some('/' | '#' | '%')) {
                 i += 1;
             }
-            // The replacement starts after the pattern's end, an unescaped `/` before the `}`.
+            // The replacement follows the pattern's end: a `/` outside quotes and any `${…}`.
+            let mut depth = 0usize;
             while let Some(&c) = chars.get(i) {
                 match c {
                     '\\' => i += 1,
-                    '/' => return Some(i + 1),
-                    '}' => return None,
+                    '\'' | '"' => {
+                        i = (i + 1..chars.len()).find(|&j| chars.get(j) == Some(&c))?;
+                    }
+                    '$' if chars.get(i + 1) == Some(&'{') => depth += 1,
+                    '}' if depth == 0 => return None,
+                    '}' => depth -= 1,
+                    '/' if depth == 0 => return Some(i + 1),
                     _ => {}
                 }
                 i += 1;
@@ -1135,37 +1204,42 @@ fn operand_start(chars: &[char], at: usize) -> Option<usize> {
     }
 }
 
-/// The index of the `}` that closes the `{` at `open` (or the end of `chars`). Quotes are
-/// skipped roughly: the text is only searched for protected programs.
-fn brace_end(chars: &[char], open: usize) -> usize {
-    let mut depth = 0usize;
-    let mut i = open;
-    while let Some(&c) = chars.get(i) {
-        match c {
-            '\\' => i += 1,
-            '\'' => {
-                i = (i + 1..chars.len())
-                    .find(|&j| chars.get(j) == Some(&'\''))
-                    .unwrap_or(chars.len());
-            }
-            '{' => depth += 1,
-            '}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return i;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    chars.len()
-}
-
 /// `raw` with its quotes and backslashes removed: the words a quoted value holds, as a shell
 /// reads them when the value is run (`EDITOR="kubectl --context $X"`, `EDITOR=kubectl\ $X`).
 fn unquoted(raw: &str) -> String {
     raw.chars()
         .filter(|c| !matches!(c, '"' | '\'' | '\\'))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::operands;
+
+    #[test]
+    fn operands_are_the_text_expansions_may_put_in_a_value() {
+        for (raw, expected) in [
+            (r#""${E:-kubectl}""#, r#""kubectl""#),
+            ("${E-a}${E:=b}${E=c}${E:+d}${E+e}", "abcde"),
+            ("${HOME/*/x}${HOME//a/y}${HOME/#/z}${HOME/%/w}", "xyzw"),
+            (r"${HOME/a\/b/x}", "x"),
+            ("${HOME/${X}/x}${HOME/${X:-/}/y}", "xy"),
+            ("${A:-${B:-kube}ctl} get", "kubectl get"),
+            ("${a[0]:-x}${!p:-y}${1:-z}${@/#/w}${_e2:-v}", "xyzwv"),
+            ("${a[x[1]]:-y}${a[x[1]}", "y"),
+            (r#"${H/#[!'}']*/x}${H/"/"/y}${H/'/}"#, "xy"),
+            ("${E#x}${E%y}${#E}${E:1:2}${E?m}${E^^}${E/x}${E[1}${=E}", ""),
+            ("${E#${F:-x}}after", "after"),
+            ("${E#{}after", "after"),
+            (r"\${E:-x}a\", r"\${E:-x}a\"),
+            (r"${E#\}}a", "a"),
+            ("${E:-a}}", "a}"),
+            ("{${E:-a}}", "{a}"),
+            ("${E:-{a}b}", "{ab}"),
+            ("${E:-x", "x"),
+            ("$ ${", "$ "),
+        ] {
+            assert_eq!(operands(raw), expected, "{raw}");
+        }
+    }
 }

@@ -1,5 +1,6 @@
 //! Shell builtins that run text as commands (`eval`, `source`, `trap`, `mapfile -C`,
-//! `compgen -C`…) or change what a name runs later in the line (`alias`, `hash -p`).
+//! `compgen -C`…) or change what a name runs later in the line (`alias`, `hash -p`), and `export` and its
+//! kin, which set variables other programs run.
 
 use std::ops::ControlFlow;
 
@@ -7,7 +8,7 @@ use super::tables::{HASH, MAPFILE};
 use super::{Ctx, Lang, from, opaque};
 use crate::opts::Opt;
 use crate::walk::{Analyzer, Flow};
-use crate::word::Arg;
+use crate::word::{Arg, Piece};
 
 impl Analyzer<'_> {
     /// `eval WORDS…`: the words joined are a shell command string.
@@ -45,6 +46,29 @@ impl Analyzer<'_> {
             }
             if let Some(value) = arg.after_equals() {
                 self.code(program, &value, ctx, Lang::Shell)?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// `export NAME=VALUE…` (and `declare`, `typeset`, `local`, `readonly`): an argument that
+    /// the parser did not take for an assignment because its name is quoted or escaped
+    /// (`export "EDITOR=kubectl"`, `export E\DITOR=…`) still sets the variable.
+    pub(super) fn declare(&mut self, args: &[Arg], ctx: &Ctx) -> Flow {
+        for arg in from(args, 1) {
+            let mut name = String::new();
+            for piece in &arg.pieces {
+                match piece {
+                    Piece::Char { c: '=', .. } => break,
+                    Piece::Char { c, .. } => name.push(*c),
+                    Piece::Unknown { .. } => {
+                        name.clear();
+                        break;
+                    }
+                }
+            }
+            if let Some(value) = arg.after_equals().filter(|_| !name.is_empty()) {
+                self.command_variable(&name, &value, ctx.depth)?;
             }
         }
         ControlFlow::Continue(())

@@ -97,6 +97,7 @@ enum Kind {
     Eval,
     Source,
     Alias,
+    Declare,
     Trap,
     Hash,
     Let,
@@ -134,7 +135,7 @@ fn from(args: &[Arg], i: usize) -> &[Arg] {
 
 impl Analyzer<'_> {
     /// The protected program `word` names, if any.
-    fn protected(&self, word: &str) -> Option<Hit> {
+    pub(crate) fn protected(&self, word: &str) -> Option<Hit> {
         self.guard.lookup(&names::normalize(word)).map(|p| Hit {
             program: p.name.clone(),
             word: word.to_owned(),
@@ -142,7 +143,7 @@ impl Analyzer<'_> {
     }
 
     /// Whether `hit` names a gated program whose gate does not block these arguments.
-    fn gate_lets_through(&self, hit: &Hit, args: &[Arg]) -> bool {
+    pub(crate) fn gate_lets_through(&self, hit: &Hit, args: &[Arg]) -> bool {
         let Some(gate) = self
             .guard
             .lookup(&names::normalize(&hit.program))
@@ -306,6 +307,7 @@ impl Analyzer<'_> {
             Kind::Eval => self.eval(program, args, ctx),
             Kind::Source => self.source(program, args, ctx),
             Kind::Alias => self.alias(program, args, ctx),
+            Kind::Declare => self.declare(args, ctx),
             Kind::Trap => self.trap(program, args, ctx),
             Kind::Hash => self.hash(program, args),
             Kind::Let => self.let_(args, ctx),

@@ -784,6 +784,7 @@ pub(super) fn kind(key: &str) -> Option<Kind> {
         "eval" => Kind::Eval,
         "source" | "." => Kind::Source,
         "alias" => Kind::Alias,
+        "export" | "declare" | "typeset" | "local" | "readonly" => Kind::Declare,
         "trap" => Kind::Trap,
         "hash" => Kind::Hash,
         "let" => Kind::Let,
