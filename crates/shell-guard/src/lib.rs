@@ -355,6 +355,13 @@ impl Guard {
         }
     }
 
+    /// A protected program whose normalised name the glob `pattern` matches (an invalid
+    /// pattern matches none).
+    fn lookup_pattern(&self, pattern: &str) -> Option<&Protected> {
+        let pattern = glob::Pattern::new(pattern).ok()?;
+        self.programs.iter().find(|p| pattern.matches(&p.key))
+    }
+
     /// The protected program whose normalised name is `key`.
     fn lookup(&self, key: &str) -> Option<&Protected> {
         self.programs.iter().find(|p| p.key == key)

@@ -484,6 +484,10 @@ impl<'g> Analyzer<'g> {
                         self.word(key, d)?;
                     }
                     let arg = self.word(value, d)?;
+                    // `PROMPT_COMMAND=(…)` runs each element (bash 5.1).
+                    if let Some(arg) = &arg {
+                        self.command_variable(name, arg, d)?;
+                    }
                     self.stored_code(arg.as_ref(), d)?;
                 }
                 ControlFlow::Continue(())
@@ -567,62 +571,72 @@ impl<'g> Analyzer<'g> {
             // Prompts are expanded, not run: only their command substitutions are code.
             Some(text) if name.starts_with("PS") => self.text(&text, d),
             Some(text) => self.command_text(text.trim_start_matches(['|', '!']), d + 1),
+            // A computed prompt: its command substitutions, in the text as written and in its
+            // value with each expansion empty (where `$'…'` is decoded).
+            None if name.starts_with("PS") => {
+                self.hits_only(&value.raw, d + 1)?;
+                self.hits_only(&unquoted(&value.raw), d + 1)?;
+                self.text_hits_only(&value.text_with("").0, d)
+            }
             // A computed command (`"${EDITOR:-vim}"`, common): what is written in it is checked
-            // for protected programs, as the words a shell would read in it (`sh -c "$EDITOR"`
-            // is how git and others run it), quotes of the assignment removed; so is the text
-            // its expansions may put there (`"${E:-kubectl}"`), but not in a prompt, which is
-            // expanded and not run.
+            // for protected programs, in the views a program that runs it may read (git runs
+            // `sh -c "$EDITOR \"$@\""`, which reads the value's quotes and `${…}` again): as
+            // written, without its quotes, its value with each expansion empty (`"$E kubectl"`),
+            // and the text those expansions may put there (`"${E:-kubectl}"`).
             None => {
-                let mut views = vec![value.raw.clone(), unquoted(&value.raw)];
-                let written = (!name.starts_with("PS")).then(|| operands(&value.raw));
-                if let Some(written) = &written {
+                let text = value.text_with("").0;
+                let written = operands(&value.raw);
+                let read_again = operands(&text);
+                let mut views = vec![
+                    value.raw.clone(),
+                    unquoted(&value.raw),
+                    text,
+                    unquoted(&written),
                     // `$'…'` and `$"…"` in a double-quoted operand are decoded.
-                    let bare = written.replace("$\"", "\"").replace('"', "");
-                    views.extend([written.clone(), unquoted(written), bare]);
-                }
+                    written.replace("$\"", "\"").replace('"', ""),
+                    written.clone(),
+                    read_again.clone(),
+                ];
                 views.sort_unstable();
                 views.dedup();
                 for view in &views {
                     self.hits_only(view, d + 1)?;
                 }
-                match written {
-                    Some(written) => self.loose_commands(&written),
-                    None => ControlFlow::Continue(()),
-                }
+                self.loose_commands(&written, d)?;
+                self.loose_commands(&read_again, d)
             }
         }
     }
 
-    /// The first word of each command in `written` (a computed value's [`operands`]), read
-    /// loosely: quotes inside an expansion can hide how bash splits the value
-    /// (`${E:-'x}';kubectl}` is `x};kubectl`), so quotes and backslashes are dropped, commands
-    /// split at `;`, `&`, `|`, parentheses, backquotes and newlines, and a word ends at a brace or
-    /// a `$`. A protected program there is a hit; a pattern there is an error, as it is
-    /// written in a command word.
-    fn loose_commands(&mut self, written: &str) -> Flow {
-        let plain: String = written
+    /// Each command in `text` (a view of a computed value), read loosely, for protected
+    /// programs: quotes inside an expansion can hide how bash splits the value
+    /// (`${E:-'x}';kubectl}` is `x};kubectl`), so quotes, backslashes and line continuations
+    /// are dropped, braces and `$` become blanks, and commands split at `;`, `&`, `|`,
+    /// parentheses, backquotes and newlines, each analysed for hits on its own (an error in one
+    /// hides nothing in the others, as `sh -c` runs the lines before one it cannot parse). A
+    /// pattern as a command's first word is a hit when it matches a protected name.
+    fn loose_commands(&mut self, text: &str, d: usize) -> Flow {
+        let plain: String = text
+            .replace("\\\n", "")
             .replace("$\"", "\"")
             .chars()
             .filter(|c| !matches!(c, '"' | '\'' | '\\'))
+            .map(|c| if matches!(c, '{' | '}' | '$') { ' ' } else { c })
             .collect();
         for command in plain.split([';', '&', '|', '(', ')', '`', '\n']) {
             let mut words = command.split_whitespace();
             let Some(first) = words.next() else {
                 continue;
             };
-            let program = first.split(['{', '}', '$']).next().unwrap_or_default();
-            if program.contains(['*', '?', '[']) {
-                self.fail(GuardError::DynamicProgram {
-                    word: program.to_owned(),
-                });
-                continue;
-            }
-            if let Some(hit) = self.protected(program) {
+            if first.contains(['*', '?', '['])
+                && let Some(hit) = self.pattern_names(first)
+            {
                 let args: Vec<Arg> = words.map(Arg::literal).collect();
                 if !self.gate_lets_through(&hit, &args) {
                     return self.found(hit);
                 }
             }
+            self.hits_only(command, d + 1)?;
         }
         ControlFlow::Continue(())
     }
@@ -1112,7 +1126,10 @@ fn operands(raw: &str) -> String {
                 2
             }
             '$' if chars.get(i + 1) == Some(&'{') => {
-                match operand_start(&chars, i + 2).filter(|_| skipping == 0) {
+                match (skipping == 0)
+                    .then(|| operand_start(&chars, i + 2))
+                    .flatten()
+                {
                     Some(start) => {
                         copying += 1;
                         start - i
@@ -1227,6 +1244,7 @@ mod tests {
             ("${A:-${B:-kube}ctl} get", "kubectl get"),
             ("${a[0]:-x}${!p:-y}${1:-z}${@/#/w}${_e2:-v}", "xyzwv"),
             ("${a[x[1]]:-y}${a[x[1]}", "y"),
+            ("${H/$x/y}${=-x}", "y"),
             (r#"${H/#[!'}']*/x}${H/"/"/y}${H/'/}"#, "xy"),
             ("${E#x}${E%y}${#E}${E:1:2}${E?m}${E^^}${E/x}${E[1}${=E}", ""),
             ("${E#${F:-x}}after", "after"),

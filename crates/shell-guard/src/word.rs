@@ -240,10 +240,12 @@ impl Arg {
             .iter()
             .position(|p| matches!(p, Piece::Char { c: '=', .. }))?;
         let pieces = self.pieces.get(i + 1..)?.to_vec();
+        // When the `=` is not written as such (`$'EDITOR\x3d'…`), the whole word stands for
+        // the value's text: more to read, never less.
         let raw = self
             .raw
             .split_once('=')
-            .map_or_else(String::new, |(_, v)| v.to_owned());
+            .map_or_else(|| self.raw.clone(), |(_, v)| v.to_owned());
         Some(Arg { raw, pieces })
     }
 }

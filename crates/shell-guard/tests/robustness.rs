@@ -205,6 +205,18 @@ fn pathological() -> Vec<String> {
             inputs.push(format!("EDITOR=$X'{}kubectl' git commit", unit.repeat(n)));
         }
     }
+    // Long text after many open patterns; many commands, each read on its own.
+    inputs.push(format!(
+        "EDITOR=$X'{}{} kubectl' git commit",
+        "${a/".repeat(4000),
+        "x".repeat(44_000)
+    ));
+    for unit in ["a;", ";", "a\n", "[ ;"] {
+        inputs.push(format!(
+            "EDITOR=$X'{}kubectl' git commit",
+            unit.repeat(30_000)
+        ));
+    }
     inputs
 }
 

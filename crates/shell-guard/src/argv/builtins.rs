@@ -54,7 +54,7 @@ impl Analyzer<'_> {
     /// `export NAME=VALUE…` (and `declare`, `typeset`, `local`, `readonly`): an argument that
     /// the parser did not take for an assignment because its name is quoted or escaped
     /// (`export "EDITOR=kubectl"`, `export E\DITOR=…`) still sets the variable.
-    pub(super) fn declare(&mut self, args: &[Arg], ctx: &Ctx) -> Flow {
+    pub(super) fn declare(&mut self, program: &str, args: &[Arg], ctx: &Ctx) -> Flow {
         for arg in from(args, 1) {
             let mut name = String::new();
             for piece in &arg.pieces {
@@ -67,9 +67,18 @@ impl Analyzer<'_> {
                     }
                 }
             }
-            if let Some(value) = arg.after_equals().filter(|_| !name.is_empty()) {
-                self.command_variable(&name, &value, ctx.depth)?;
+            let Some(value) = arg.after_equals().filter(|_| !name.is_empty()) else {
+                continue;
+            };
+            if value.value().is_none() && !arg.raw.contains('=') {
+                // `$'EDITOR\x3d'"$X…"`: where the value's text starts cannot be told.
+                self.fail(opaque(
+                    program,
+                    "a computed value is assigned with an escaped `=`",
+                ));
+                continue;
             }
+            self.command_variable(&name, &value, ctx.depth)?;
         }
         ControlFlow::Continue(())
     }

@@ -142,6 +142,17 @@ impl Analyzer<'_> {
         })
     }
 
+    /// The protected program a command word written as a pattern (`/usr/bin/kub?ctl`) may
+    /// name, if any.
+    pub(crate) fn pattern_names(&self, word: &str) -> Option<Hit> {
+        self.guard
+            .lookup_pattern(&names::normalize(word))
+            .map(|p| Hit {
+                program: p.name.clone(),
+                word: word.to_owned(),
+            })
+    }
+
     /// Whether `hit` names a gated program whose gate does not block these arguments.
     pub(crate) fn gate_lets_through(&self, hit: &Hit, args: &[Arg]) -> bool {
         let Some(gate) = self
@@ -307,7 +318,7 @@ impl Analyzer<'_> {
             Kind::Eval => self.eval(program, args, ctx),
             Kind::Source => self.source(program, args, ctx),
             Kind::Alias => self.alias(program, args, ctx),
-            Kind::Declare => self.declare(args, ctx),
+            Kind::Declare => self.declare(program, args, ctx),
             Kind::Trap => self.trap(program, args, ctx),
             Kind::Hash => self.hash(program, args),
             Kind::Let => self.let_(args, ctx),
