@@ -247,6 +247,9 @@ const SHELL: &[(Expect, &str)] = &[
     (Allow, "cd /tmp && ls"),
     (Allow, "find . -name '*.rs'"),
     (Allow, "cat /etc/hosts"),
+    // Paths made only of computed parts, as a loop writes them, are not seen (like `$X`).
+    (Allow, "for f in a b; do cat \"$DIR/$f\"; done"),
+    (Allow, "cp \"$SRC$NAME\" ."),
     // A provider's program is still blocked.
     (Denied, "kubectl get pods"),
 ];

@@ -375,7 +375,9 @@ impl RootPaths {
             .into_iter()
             .filter(|part| part != "..")
             .collect();
-        if rest.is_empty() {
+        // Nothing known after the computed start (`$D/$F`, `"$A$B"`): as computed as `$X`
+        // alone, which no path check can spell (see the module's "Not seen").
+        if rest.iter().all(|part| part.chars().all(|c| c == UNKNOWN)) {
             return false;
         }
         self.roots.iter().any(|root| {

@@ -55,6 +55,8 @@ fn spellings_of_the_root_reach_it() {
         ("~/$'\\x2e'config/torii/x", None),
         ("$HOME/$'\\056'config/torii/x", None),
         ("~/.con$@fig/torii/x", None),
+        ("$H/.config/$X", None),
+        ("~/$D/torii", None),
         ("~/.con${X:+}fig/torii/x", None),
         ("../.config/torii/x", Some("../.config/torii/x")),
         (
@@ -140,6 +142,10 @@ fn other_paths_do_not() {
         ),
         ("$X/grants", None),
         ("\"$HOME\"", None),
+        // Every part computed: not seen, as `$X` alone is not (a loop's `cat "$D/$f"`).
+        ("\"$DIR/$F\"", None),
+        ("\"$SRC$NAME\"", None),
+        ("$A/$B/", None),
     ] {
         assert!(
             !paths.word_reaches(&word(written, value), &cwd(), Globs::Shell),
