@@ -571,13 +571,9 @@ impl<'g> Analyzer<'g> {
             // Prompts are expanded, not run: only their command substitutions are code.
             Some(text) if name.starts_with("PS") => self.text(&text, d),
             Some(text) => self.command_text(text.trim_start_matches(['|', '!']), d + 1),
-            // A computed prompt: its command substitutions, in the text as written and in its
-            // value with each expansion empty (where `$'…'` is decoded).
-            None if name.starts_with("PS") => {
-                self.hits_only(&value.raw, d + 1)?;
-                self.hits_only(&unquoted(&value.raw), d + 1)?;
-                self.text_hits_only(&value.text_with("").0, d)
-            }
+            // A computed prompt: the command substitutions of its value, each expansion empty
+            // (quotes removed and `$'…'` decoded, as the prompt's expansion reads it).
+            None if name.starts_with("PS") => self.text_hits_only(&value.text_with("").0, d),
             // A computed command (`"${EDITOR:-vim}"`, common): what is written in it is checked
             // for protected programs, in the views a program that runs it may read (git runs
             // `sh -c "$EDITOR \"$@\""`, which reads the value's quotes and `${…}` again): as
