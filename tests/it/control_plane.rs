@@ -104,6 +104,10 @@ const SHELL: &[(Expect, &str)] = &[
         "printf 'accept: [delete]' > {root}/providers/kubectl/rules.yaml",
     ),
     (Root, "cat ~/.config/torii/providers/kubectl/rules.yaml"),
+    // The text of a replacement is written in the line, as is what follows a computed start.
+    (Root, "cat \"${HOME%/}/${HOME/*/.config/torii/grants}\""),
+    (Root, "cat $\"$HOME\"/.config/torii/grants"),
+    (Root, "cat \"$(printf %s ~/.conf)ig/torii/grants\""),
     (
         Root,
         "cat \"$HOME/.config/torii/identities/lab/auth/session.json\"",
@@ -250,6 +254,8 @@ const SHELL: &[(Expect, &str)] = &[
     // Paths made only of computed parts, as a loop writes them, are not seen (like `$X`).
     (Allow, "for f in a b; do cat \"$DIR/$f\"; done"),
     (Allow, "cp \"$SRC$NAME\" ."),
+    (Allow, "for f in \"$D\"/*; do echo \"$f\"; done"),
+    (Allow, "cp \"$src\"/* \"$dst\"/"),
     // A provider's program is still blocked.
     (Denied, "kubectl get pods"),
 ];

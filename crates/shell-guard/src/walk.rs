@@ -597,6 +597,7 @@ impl<'g> Analyzer<'g> {
                 views.dedup();
                 for view in &views {
                     self.hits_only(view, d + 1)?;
+                    self.substituted_programs(view)?;
                 }
                 self.loose_commands(&written, d)?;
                 self.loose_commands(&read_again, d)
@@ -617,7 +618,14 @@ impl<'g> Analyzer<'g> {
             .replace("$\"", "\"")
             .chars()
             .filter(|c| !matches!(c, '"' | '\'' | '\\'))
-            .map(|c| if matches!(c, '{' | '}' | '$') { ' ' } else { c })
+            // `{kubectl,x}` is a brace expansion: its words are separate.
+            .map(|c| {
+                if matches!(c, '{' | '}' | '$' | ',') {
+                    ' '
+                } else {
+                    c
+                }
+            })
             .collect();
         for command in plain.split([';', '&', '|', '(', ')', '`', '\n']) {
             let mut words = command.split_whitespace();
@@ -633,6 +641,65 @@ impl<'g> Analyzer<'g> {
                 }
             }
             self.hits_only(command, d + 1)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// A protected program named by a word inside a command substitution of `text`
+    /// (`"$(which kubectl)"`, `` "`echo kubectl` $X" ``): what the substitution prints may be
+    /// the program of the value.
+    fn substituted_programs(&mut self, text: &str) -> Flow {
+        let mut depth = 0usize;
+        let mut backquoted = false;
+        let mut word = String::new();
+        let mut previous = ' ';
+        for c in text.chars().chain([' ']) {
+            let boundary = match c {
+                '(' if previous == '$' => {
+                    depth += 1;
+                    true
+                }
+                ')' if depth > 0 => {
+                    depth -= 1;
+                    true
+                }
+                '`' => {
+                    backquoted = !backquoted;
+                    true
+                }
+                c => {
+                    c.is_whitespace()
+                        || matches!(
+                            c,
+                            ';' | '|'
+                                | '&'
+                                | '"'
+                                | '\''
+                                | '('
+                                | ')'
+                                | '$'
+                                | '{'
+                                | '}'
+                                | ','
+                                | '<'
+                                | '>'
+                                | '\\'
+                        )
+                }
+            };
+            previous = c;
+            if !boundary {
+                if depth > 0 || backquoted {
+                    word.push(c);
+                }
+                continue;
+            }
+            if let Some(hit) = self.protected(&word)
+                && !self.gate_lets_through(&hit, &[])
+            {
+                return self.found(hit);
+            }
+            word.clear();
         }
         ControlFlow::Continue(())
     }

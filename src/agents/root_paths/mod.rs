@@ -339,7 +339,11 @@ impl RootPaths {
     fn part_reaches(&self, part: &str, bases: &Bases, globs: Globs, ancestors: bool) -> bool {
         self.spellings(part, bases).iter().any(|spelling| {
             if let Some(rest) = spelling.strip_prefix(UNKNOWN) {
-                return self.suffix_reaches(rest, ancestors);
+                // Text right after the computed start ends the same name (`$(…)ig/torii`).
+                return match rest.starts_with('/') {
+                    true => self.suffix_reaches(rest, ancestors),
+                    false => self.suffix_reaches(&format!("{UNKNOWN}{rest}"), ancestors),
+                };
             }
             let path = Path::new(spelling);
             if path.is_absolute() {
@@ -375,9 +379,12 @@ impl RootPaths {
             .into_iter()
             .filter(|part| part != "..")
             .collect();
-        // Nothing known after the computed start (`$D/$F`, `"$A$B"`): as computed as `$X`
-        // alone, which no path check can spell (see the module's "Not seen").
-        if rest.iter().all(|part| part.chars().all(|c| c == UNKNOWN)) {
+        // Nothing known after the computed start (`$D/$f`, `"$A$B"`, `"$D"/*`): as computed
+        // as `$X` alone, which no path check can spell (see the module's "Not seen").
+        if rest
+            .iter()
+            .all(|part| part.chars().all(|c| matches!(c, UNKNOWN | '*' | '?')))
+        {
             return false;
         }
         self.roots.iter().any(|root| {
@@ -639,7 +646,7 @@ impl RootPaths {
                             let word = operation.trim_start_matches(':').trim_start_matches('+');
                             self.expand(word, bases)
                         }
-                        _ => UNKNOWN.to_string(),
+                        _ => self.replaced(operation, bases),
                     },
                     None => {
                         let default = ["-", ":-", "=", ":=", "+", ":+"]
@@ -648,7 +655,7 @@ impl RootPaths {
                             .find_map(|op| operation.strip_prefix(op));
                         match default {
                             Some(word) if !name.is_empty() => self.expand(word, bases),
-                            _ => UNKNOWN.to_string(),
+                            _ => self.replaced(operation, bases),
                         }
                     }
                 };
@@ -658,6 +665,8 @@ impl RootPaths {
                 let end = closing(chars, i + 1, '(', ')');
                 (UNKNOWN.to_string(), (end + 1).min(chars.len()))
             }
+            // `$"…"` is a double-quoted string (translated, which changes no path here).
+            Some('"') => (String::new(), i + 1),
             Some(c) if c.is_ascii_alphabetic() || *c == '_' => {
                 let len = chars[i + 1..]
                     .iter()
@@ -670,6 +679,33 @@ impl RootPaths {
             }
             Some(c) if "@*#?-$!0123456789".contains(*c) => (UNKNOWN.to_string(), i + 2),
             _ => ("$".to_string(), i + 1),
+        }
+    }
+
+    /// The value of the expansion `${name<operation>}` when it is not computed here: any text,
+    /// and for a replacement (`/pattern/text`, also `//`, `/#`, `/%`) the text written for it
+    /// between any texts (`${HOME/*/.config/torii}` is `.config/torii`).
+    fn replaced(&self, operation: &str, bases: &Bases) -> String {
+        let Some(pattern) = operation.strip_prefix('/') else {
+            return UNKNOWN.to_string();
+        };
+        let pattern = pattern.strip_prefix(['/', '#', '%']).unwrap_or(pattern);
+        let mut escaped = false;
+        let replacement = pattern.char_indices().find_map(|(at, c)| match c {
+            _ if escaped => {
+                escaped = false;
+                None
+            }
+            '\\' => {
+                escaped = true;
+                None
+            }
+            '/' => pattern.get(at + 1..),
+            _ => None,
+        });
+        match replacement {
+            Some(text) => format!("{UNKNOWN}{}{UNKNOWN}", self.expand(text, bases)),
+            None => UNKNOWN.to_string(),
         }
     }
 

@@ -56,6 +56,13 @@ fn spellings_of_the_root_reach_it() {
         ("$HOME/$'\\056'config/torii/x", None),
         ("~/.con$@fig/torii/x", None),
         ("$H/.config/$X", None),
+        // A replacement's text is written in the line; `$"…"` is a quoted string; text after
+        // a computed start ends a name.
+        ("\"${HOME%/}/${HOME/*/.config/torii/grants}\"", None),
+        ("\"${HOME/%//.config/torii/grants}\"", None),
+        ("$\"$HOME\"/.config/torii/grants", None),
+        ("\"$(printf %s ~/.conf)ig/torii/grants\"", None),
+        ("\"${A}ig/torii/x\"", None),
         ("~/$D/torii", None),
         ("~/.con${X:+}fig/torii/x", None),
         ("../.config/torii/x", Some("../.config/torii/x")),
@@ -146,6 +153,8 @@ fn other_paths_do_not() {
         ("\"$DIR/$F\"", None),
         ("\"$SRC$NAME\"", None),
         ("$A/$B/", None),
+        ("\"$D\"/*", None),
+        ("\"$src\"/*/", None),
     ] {
         assert!(
             !paths.word_reaches(&word(written, value), &cwd(), Globs::Shell),
