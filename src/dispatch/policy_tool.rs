@@ -1,8 +1,9 @@
 //! `torii_policy`: the active rules of a provider or target, read-only.
 //!
 //! It reads exactly one file, the effective `rules.yaml` (a target's own file replaces the
-//! shared one), and nothing else (the administrator's deny rules were read at start-up): no environment, credentials, caches, grants or leases, and it
-//! changes no state. It works for inactive aliases too.
+//! shared one), and nothing else (the administrator's deny rules were read at start-up): no
+//! environment, credentials, caches, grants or leases, and it changes no state. It works for
+//! inactive aliases too.
 
 use schemars::JsonSchema;
 use serde::Serialize;
