@@ -1,6 +1,6 @@
 //! Shell builtins that run text as commands (`eval`, `source`, `trap`, `mapfile -C`,
-//! `compgen -C`…) or change what a name runs later in the line (`alias`, `hash -p`), and `export` and its
-//! kin, which set variables other programs run.
+//! `compgen -C`…), change what a name runs later in the line (`alias`, `hash -p`) or set
+//! variables other programs run (`export` and its kin).
 
 use std::ops::ControlFlow;
 
