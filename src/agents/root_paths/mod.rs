@@ -380,7 +380,9 @@ impl RootPaths {
             .filter(|part| part != "..")
             .collect();
         // Nothing known after the computed start (`$D/$f`, `"$A$B"`, `"$D"/*`): as computed
-        // as `$X` alone, which no path check can spell (see the module's "Not seen").
+        // as `$X` alone, which no path check can spell (see the module's "Not seen"). Denying
+        // these refused every loop over files; a root split over variables the line sets
+        // (`A=~/.config/to B=rii; cat "$A$B"`) passes, as `"$(printf %s%s "$A" "$B")"` did.
         if rest
             .iter()
             .all(|part| part.chars().all(|c| matches!(c, UNKNOWN | '*' | '?')))
